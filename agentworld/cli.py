@@ -1,0 +1,169 @@
+"""The ``agentworld`` command: list environments, inspect one, serve one, call a tool once."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from typing import Any
+
+from agentworld.servers import (
+    Environment,
+    EnvironmentDefinition,
+    Session,
+    UnknownEnvironmentError,
+    default_catalog,
+)
+from agentworld.servers.errors import RuntimeFault
+
+__all__ = ["main"]
+
+
+def _print_json(value: Any) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def cmd_envs(args: argparse.Namespace) -> int:
+    rows = []
+    for manifest in default_catalog().manifests():
+        tax = manifest.taxonomy
+        if args.category and args.category.lower() not in (tax.l1.lower(), tax.l2.lower()):
+            continue
+        rows.append({"id": manifest.id, "title": manifest.title, "category": tax.l1,
+                     "subcategory": tax.l2, "theme": tax.l3})
+    if args.json:
+        _print_json(rows)
+        return 0
+    for row in rows:
+        print(f"{row['id']:<12} {row['title']:<34} {row['category']} > {row['subcategory']}")
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    env = _load(args.env_id)
+    if args.json:
+        _print_json(env.describe())
+        return 0
+    m = env.manifest
+    print(f"{m.title} ({m.id} {m.version})\n{m.description}\n")
+    print(f"Taxonomy: {m.taxonomy.l1} > {m.taxonomy.l2} > {m.taxonomy.l3}\n\nTools:")
+    for spec in env.tools:
+        flag = "read-only" if spec.annotations.read_only else (
+            "destructive" if spec.annotations.destructive else "writes")
+        print(f"  {spec.name:<32} [{flag}] {spec.description.splitlines()[0]}")
+    print("\nBusiness rules:")
+    for rule in m.rules:
+        print(f"  {rule.id}: {rule.text} ({rule.code})")
+    print("\nData sources:")
+    for src in m.data_sources:
+        print(f"  {src.name} ({src.licence}): {src.description}")
+    return 0
+
+
+def _load(env_ref: str) -> Environment:
+    """A catalog id, or ``package.module:NAME`` for an environment under development.
+
+    Only the CLI accepts module references: the hub never imports what a request names.
+    """
+    if ":" not in env_ref:
+        return default_catalog().load(env_ref)
+    module_name, _, attr = env_ref.partition(":")
+    try:
+        definition = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise UnknownEnvironmentError(env_ref) from exc
+    if not isinstance(definition, EnvironmentDefinition):
+        raise UnknownEnvironmentError(env_ref)
+    return Environment(definition)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from agentworld.servers.serve import serve_http, serve_stdio
+
+    env = _load(args.env_id)
+    if args.transport == "stdio":
+        serve_stdio(env, seed=args.seed)
+    else:
+        serve_http(env, host=args.host, port=args.port, seed=args.seed)
+    return 0
+
+
+def cmd_hub(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from agentworld.hub.app import create_app
+    from agentworld.hub.settings import HubSettings
+
+    token = args.token or os.environ.get("AGENTWORLD_TOKEN") or None
+    if args.host not in ("127.0.0.1", "localhost", "::1") and token is None:
+        print("warning: the hub listens beyond loopback without a token", file=sys.stderr)
+    settings = HubSettings(host=args.host, port=args.port, max_sessions=args.max_sessions,
+                           idle_timeout=args.idle_timeout, token=token)
+    # WebSocket frames are bounded like request bodies.
+    uvicorn.run(create_app(settings=settings), host=args.host, port=args.port,
+                ws_max_size=settings.max_request_bytes, log_level=args.log_level)
+    return 0
+
+
+def cmd_call(args: argparse.Namespace) -> int:
+    env = _load(args.env_id)
+    try:
+        arguments = json.loads(args.arguments)
+    except json.JSONDecodeError as exc:
+        print(f"error: arguments are not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    session = Session(env, seed=args.seed)
+    result = session.call(args.tool, arguments)
+    _print_json(result.payload())
+    return 0 if result.ok else 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="agentworld", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("envs", help="list environments")
+    p.add_argument("--category", help="only this top-level or second-level category")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_envs)
+
+    p = sub.add_parser("show", help="show an environment's manifest, tools and rules")
+    p.add_argument("env_id")
+    p.add_argument("--json", action="store_true", help="the manifest and tool schemas as JSON")
+    p.set_defaults(func=cmd_show)
+
+    p = sub.add_parser("serve", help="serve one environment as an MCP server")
+    p.add_argument("env_id")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--seed", type=int, default=0, help="seed of every session's ids")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("hub", help="serve every environment from one process (REST, WS, MCP)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--max-sessions", type=int, default=1024)
+    p.add_argument("--idle-timeout", type=float, default=600.0, help="seconds")
+    p.add_argument("--token", help="require this bearer token (default: $AGENTWORLD_TOKEN)")
+    p.add_argument("--log-level", default="info")
+    p.set_defaults(func=cmd_hub)
+
+    p = sub.add_parser("call", help="call one tool once on a fresh session and print the result")
+    p.add_argument("env_id")
+    p.add_argument("tool")
+    p.add_argument("arguments", nargs="?", default="{}", help="a JSON object")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_call)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except RuntimeFault as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,139 @@
+"""MCP over streamable HTTP inside the hub.
+
+Two kinds of endpoint:
+
+* ``/envs/{env_id}/mcp``: any MCP client, on any environment. Each environment's MCP server and
+  session manager start the first time the environment is asked for; each MCP session runs on its
+  own private database (the runtime's per-connection session).
+* ``/sessions/{token}/mcp``: the MCP face of one gym session. The unguessable token names the
+  episode; calls land in that episode's trajectory, so an MCP-speaking harness can drive an
+  episode while the gym API verifies it. State lives in the episode, so this endpoint is
+  stateless at the MCP level and serves both protocol eras.
+
+The SDK's session managers need a long-lived task group (their ``run()``); the hub's lifespan
+owns one, and managers are started inside it on demand.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import mcp_types as types
+from anyio.abc import TaskGroup, TaskStatus
+from mcp.server import Server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.exceptions import MCPError
+from starlette.types import Receive, Scope, Send
+
+from agentworld.servers import Catalog
+from agentworld.servers.mcp_server import build_mcp_server, mcp_tools, to_call_tool_result
+
+from .errors import EpisodeOverError, UnknownSessionError
+from .sessions import SessionManager
+from .settings import HubSettings
+
+__all__ = ["McpHosts"]
+
+
+def _security(settings: HubSettings) -> TransportSecuritySettings | None:
+    # DNS-rebinding protection only makes sense when the hub listens on loopback.
+    if settings.host not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True,
+        allowed_hosts=["127.0.0.1:*", "localhost:*", "[::1]:*"],
+        allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
+
+
+async def _json_error(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+class McpHosts:
+    def __init__(self, catalog: Catalog, sessions: SessionManager, settings: HubSettings) -> None:
+        self.catalog, self.sessions, self.settings = catalog, sessions, settings
+        self._task_group: TaskGroup | None = None
+        self._env_managers: dict[str, StreamableHTTPSessionManager] = {}
+        self._session_manager: StreamableHTTPSessionManager | None = None
+        self._lock = anyio.Lock()
+
+    async def start(self, task_group: TaskGroup) -> None:
+        self._task_group = task_group
+        self._session_manager = StreamableHTTPSessionManager(
+            app=self._episode_server(), stateless=True, json_response=True,
+            security_settings=_security(self.settings))
+        await task_group.start(self._run, self._session_manager)
+
+    @staticmethod
+    async def _run(manager: StreamableHTTPSessionManager, *,
+                   task_status: TaskStatus[None] = anyio.TASK_STATUS_IGNORED) -> None:
+        async with manager.run():
+            task_status.started()
+            await anyio.sleep_forever()
+
+    @property
+    def loaded(self) -> list[str]:
+        return sorted(self._env_managers)
+
+    # -- /envs/{env_id}/mcp ------------------------------------------------------------------------
+    async def _env_manager(self, env_id: str) -> StreamableHTTPSessionManager:
+        manager = self._env_managers.get(env_id)
+        if manager is not None:
+            return manager
+        async with self._lock:
+            manager = self._env_managers.get(env_id)
+            if manager is None:
+                env = await anyio.to_thread.run_sync(lambda: self.catalog.load(env_id).warm())
+                manager = StreamableHTTPSessionManager(
+                    app=build_mcp_server(env, offload=True),
+                    security_settings=_security(self.settings),
+                    session_idle_timeout=self.settings.idle_timeout,
+                    max_sessions=self.settings.max_sessions,
+                    max_request_body_size=self.settings.max_request_bytes)
+                await self._task_group.start(self._run, manager)
+                self._env_managers[env_id] = manager
+        return manager
+
+    async def env_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
+        env_id = scope["path_params"]["env_id"]
+        if env_id not in self.catalog:
+            await _json_error(send, 404, "UNKNOWN_ENVIRONMENT", f"unknown environment {env_id!r}")
+            return
+        manager = await self._env_manager(env_id)
+        await manager.handle_request(scope, receive, send)
+
+    # -- /sessions/{token}/mcp ---------------------------------------------------------------------
+    async def session_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            self.sessions.by_mcp_token(scope["path_params"]["token"])
+        except UnknownSessionError as exc:
+            await _json_error(send, 404, exc.code, str(exc))
+            return
+        await self._session_manager.handle_request(scope, receive, send)
+
+    def _hub_session(self, ctx: Any):
+        try:
+            return self.sessions.by_mcp_token(ctx.request.path_params["token"])
+        except UnknownSessionError as exc:
+            raise MCPError(code=types.INVALID_REQUEST, message=str(exc)) from exc
+
+    def _episode_server(self) -> Server:
+        async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None):
+            return types.ListToolsResult(tools=mcp_tools(self._hub_session(ctx).episode.env))
+
+        async def call_tool(ctx: Any, params: types.CallToolRequestParams):
+            episode = self._hub_session(ctx).episode
+            try:
+                result = await anyio.to_thread.run_sync(episode.call, params.name,
+                                                        params.arguments or {})
+            except EpisodeOverError as exc:
+                raise MCPError(code=types.INVALID_REQUEST, message=str(exc)) from exc
+            return to_call_tool_result(result)
+
+        return Server("agentworld-episode", on_list_tools=list_tools, on_call_tool=call_tool)

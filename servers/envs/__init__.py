@@ -1,0 +1,1 @@
+"""The hand-built reference environments. Each subpackage exposes ``DEFINITION``."""

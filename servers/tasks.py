@@ -1,0 +1,83 @@
+"""Verifiable tasks: a prompt for the agent and a deterministic verifier for the reward.
+
+A verifier reads only what an episode leaves behind: the initial database (the template), the
+final database (the session's copy), the agent's final answer and the trajectory of calls. It
+never reads the wall clock or the network, so the same episode always gets the same reward.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Step", "VerifierInput", "Verdict", "Verifier", "Task"]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tool call of a trajectory, as the runtime answered it."""
+
+    tool: str
+    arguments: dict[str, Any]
+    ok: bool
+    output: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class VerifierInput:
+    initial: sqlite3.Connection
+    final: sqlite3.Connection
+    answer: str | None
+    trajectory: Sequence[Step]
+
+    def final_one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        row = self.final.execute(sql, params).fetchone()
+        return dict(row) if row is not None else None
+
+    def initial_one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:
+        row = self.initial.execute(sql, params).fetchone()
+        return dict(row) if row is not None else None
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The reward in [0, 1], whether the task counts as solved, and the score of each check."""
+
+    reward: float
+    passed: bool
+    components: dict[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def from_checks(cls, checks: dict[str, bool], *, threshold: float = 1.0) -> Verdict:
+        """Equal-weight checks: the reward is the fraction passed; solved at ``threshold``."""
+        components = {name: 1.0 if ok else 0.0 for name, ok in checks.items()}
+        reward = sum(components.values()) / len(components) if components else 0.0
+        return cls(reward=reward, passed=reward >= threshold, components=components)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"reward": self.reward, "passed": self.passed, "components": self.components}
+
+
+Verifier = Callable[[VerifierInput], Verdict]
+
+
+@dataclass(frozen=True)
+class Task:
+    """A prompt, its verifier, and a reference solution that the verifier must accept."""
+
+    id: str
+    env_id: str
+    prompt: str
+    verifier: Verifier
+    # Reference solution: the calls and final answer that solve the task from the template state.
+    reference_calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+    reference_answer: str | None = None
+    max_steps: int = 30
+    kind: str = "programmatic"
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> dict[str, Any]:
+        return {"id": self.id, "env_id": self.env_id, "prompt": self.prompt,
+                "max_steps": self.max_steps, "kind": self.kind, "metadata": self.metadata}
