@@ -14,6 +14,7 @@ from agentworld.hub.app import create_app
 from agentworld.hub.client import HubClient, HubClientError, SyncHubClient
 from agentworld.hub.episode import Episode, pick_task
 from agentworld.hub.settings import HubSettings
+from tests.fixtures.exceptions import leaves
 from tests.fixtures.live_server import live_server
 
 
@@ -81,15 +82,8 @@ def test_session_mcp_endpoint_rejects_unknown_tokens(hub_url):
     with pytest.raises(BaseException) as caught:
         anyio.run(go)
     # The endpoint answers 404 before any MCP exchange; the client reports it as "Not Found".
-    assert any("Not Found" in str(leaf) for leaf in _leaves(caught.value))
+    assert any("Not Found" in str(leaf) for leaf in leaves(caught.value))
 
-
-def _leaves(exc: BaseException):
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-    else:
-        yield exc
 
 
 def _actions(i: int) -> list[dict]:

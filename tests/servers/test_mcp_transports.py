@@ -15,6 +15,7 @@ from mcp import Client, StdioServerParameters
 from agentworld.servers import default_catalog
 from agentworld.servers.catalog import REFERENCE_ENVIRONMENTS
 from agentworld.servers.serve import http_app
+from tests.fixtures.exceptions import leaves
 from tests.fixtures.live_server import live_server
 
 ENV_IDS = sorted(REFERENCE_ENVIRONMENTS)
@@ -104,12 +105,5 @@ def test_sessionless_http_requests_are_refused_clearly(tiny_env):
 
         with pytest.raises(BaseException) as caught:
             anyio.run(go)
-    assert any("stateful" in str(e) for e in _leaves(caught.value))
+    assert any("stateful" in str(e) for e in leaves(caught.value))
 
-
-def _leaves(exc: BaseException):
-    if isinstance(exc, BaseExceptionGroup):
-        for inner in exc.exceptions:
-            yield from _leaves(inner)
-    else:
-        yield exc
