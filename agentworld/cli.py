@@ -1,4 +1,5 @@
-"""The ``agentworld`` command: list environments, inspect one, serve one, call a tool once."""
+"""The ``agentworld`` command: list environments, inspect one, serve one, call a tool once,
+import a release."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import importlib
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from agentworld.servers import (
+    Catalog,
     Environment,
     EnvironmentDefinition,
     Session,
@@ -18,7 +21,23 @@ from agentworld.servers import (
 )
 from agentworld.servers.errors import RuntimeFault
 
+from .cli_tasks import add_task_commands
+from .cli_world import add_world_commands
+
 __all__ = ["main"]
+
+DEFAULT_IMPORT_DIR = "~/.agentworld/imported"
+
+
+def _import_dir() -> Path:
+    """Where imported environments live: $AGENTWORLD_IMPORT_DIR, else ~/.agentworld/imported."""
+    return Path(os.environ.get("AGENTWORLD_IMPORT_DIR") or DEFAULT_IMPORT_DIR).expanduser()
+
+
+def _catalog() -> Catalog:
+    """The shipped environments, plus the imported ones when the import directory exists."""
+    import_dir = _import_dir()
+    return Catalog(import_dirs=[import_dir]) if import_dir.is_dir() else default_catalog()
 
 
 def _print_json(value: Any) -> None:
@@ -27,17 +46,18 @@ def _print_json(value: Any) -> None:
 
 def cmd_envs(args: argparse.Namespace) -> int:
     rows = []
-    for manifest in default_catalog().manifests():
-        tax = manifest.taxonomy
-        if args.category and args.category.lower() not in (tax.l1.lower(), tax.l2.lower()):
+    for summary in _catalog().summaries():
+        tax = summary["taxonomy"]
+        if args.category and args.category.lower() not in (tax["l1"].lower(), tax["l2"].lower()):
             continue
-        rows.append({"id": manifest.id, "title": manifest.title, "category": tax.l1,
-                     "subcategory": tax.l2, "theme": tax.l3})
+        rows.append({"id": summary["id"], "title": summary["title"], "category": tax["l1"],
+                     "subcategory": tax["l2"], "theme": tax["l3"]})
     if args.json:
         _print_json(rows)
         return 0
     for row in rows:
-        print(f"{row['id']:<12} {row['title']:<34} {row['category']} > {row['subcategory']}")
+        print(f"{row['id']:<40} {row['title']:<44} {row['category']} > {row['subcategory']}")
+    print(f"{len(rows)} environments")
     return 0
 
 
@@ -62,13 +82,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load(env_ref: str) -> Environment:
+def _load(env_ref: str, catalog: Catalog | None = None) -> Environment:
     """A catalog id, or ``package.module:NAME`` for an environment under development.
 
     Only the CLI accepts module references: the hub never imports what a request names.
     """
     if ":" not in env_ref:
-        return default_catalog().load(env_ref)
+        return (catalog or _catalog()).load(env_ref)
     module_name, _, attr = env_ref.partition(":")
     try:
         definition = getattr(importlib.import_module(module_name), attr)
@@ -102,22 +122,51 @@ def cmd_hub(args: argparse.Namespace) -> int:
     settings = HubSettings(host=args.host, port=args.port, max_sessions=args.max_sessions,
                            idle_timeout=args.idle_timeout, token=token)
     # WebSocket frames are bounded like request bodies.
-    uvicorn.run(create_app(settings=settings), host=args.host, port=args.port,
+    uvicorn.run(create_app(_catalog(), settings=settings), host=args.host, port=args.port,
                 ws_max_size=settings.max_request_bytes, log_level=args.log_level)
     return 0
 
 
 def cmd_call(args: argparse.Namespace) -> int:
-    env = _load(args.env_id)
+    catalog = _catalog()
+    try:
+        return _call_once(args, catalog)
+    finally:
+        catalog.close()
+
+
+def _call_once(args: argparse.Namespace, catalog: Catalog) -> int:
+    env = _load(args.env_id, catalog)
     try:
         arguments = json.loads(args.arguments)
     except json.JSONDecodeError as exc:
         print(f"error: arguments are not valid JSON: {exc}", file=sys.stderr)
         return 2
     session = Session(env, seed=args.seed)
-    result = session.call(args.tool, arguments)
+    try:
+        result = session.call(args.tool, arguments)
+    finally:
+        session.close()
     _print_json(result.payload())
     return 0 if result.ok else 1
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from agentworld.servers.imported import ReleaseError, import_release
+
+    out = Path(args.out).expanduser() if args.out else _import_dir()
+    try:
+        report = import_release(Path(args.path), out)
+    except ReleaseError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        _print_json(report.to_dict())
+    else:
+        print(report.table())
+    if not report.environments:
+        return 2
+    return 0 if not report.failed else 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -157,6 +206,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("arguments", nargs="?", default="{}", help="a JSON object")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_call)
+
+    add_world_commands(sub)
+    add_task_commands(sub)
+
+    p = sub.add_parser("import", help="import environments from another format")
+    formats = p.add_subparsers(dest="format", required=True)
+    p = formats.add_parser("agent-world", help="the Agent-World release (environment_mix/)")
+    p.add_argument("path", help="the release folder, or its environment_mix/ folder")
+    p.add_argument("--out", help=f"where to write them (default: $AGENTWORLD_IMPORT_DIR or "
+                                 f"{DEFAULT_IMPORT_DIR})")
+    p.add_argument("--json", action="store_true", help="the report as JSON")
+    p.set_defaults(func=cmd_import)
     return parser
 
 

@@ -59,6 +59,7 @@ class LocalBackend:
         except RuntimeFault as exc:
             raise AgentWorldEnvError("ENVIRONMENT_FAULT", str(exc)) from exc
         self.episode: Episode | None = None
+        self._tools: list[dict[str, Any]] | None = None
 
     def tools(self) -> list[dict[str, Any]]:
         return _json_copy(self.env.tool_list())
@@ -73,7 +74,12 @@ class LocalBackend:
         # Same id scheme as the hub's sessions.
         self.episode = Episode(self.env, task=task, seed=seed, max_steps=max_steps,
                                episode_id=secrets.token_urlsafe(24))
-        return self.episode.observation, _json_copy(self.episode.reset_info())
+        info = self.episode.reset_info()
+        # The tool list is the bulk of an info and never changes: copy it once per backend.
+        if self._tools is None:
+            self._tools = _json_copy(info["tools"])
+        rest = _json_copy({k: v for k, v in info.items() if k != "tools"})
+        return self.episode.observation, {**rest, "tools": self._tools}
 
     def step(self, action: Any) -> dict[str, Any]:
         if self.episode is None:

@@ -62,6 +62,8 @@ class Episode:
         self.seed = seed
         self.episode_id = episode_id
         self.max_steps = max_steps or (task.max_steps if task else DEFAULT_MAX_STEPS)
+        if task is not None and task.session_seed is not None:
+            seed = task.session_seed
         self.session = Session(env, seed=seed)
         self.trajectory: list[Step] = []
         self.steps = 0

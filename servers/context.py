@@ -65,6 +65,9 @@ class ToolContext:
     clock: DeterministicClock
     ids: IdGenerator
     rng: random.Random = field(default_factory=lambda: random.Random(0))
+    # Per-session state of the environment's session hooks (e.g. the folder where an
+    # out-of-process backend keeps this session's data); empty for in-process environments.
+    extra: dict[str, Any] = field(default_factory=dict)
 
     # Thin query helpers: every one binds parameters, none formats values into SQL.
     def one(self, sql: str, params: Sequence[Any] = ()) -> dict[str, Any] | None:

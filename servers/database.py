@@ -55,10 +55,22 @@ class Template:
         violations = conn.execute("PRAGMA foreign_key_check").fetchall()
         if violations:
             raise ValueError(f"seed data breaks foreign keys: {[tuple(v) for v in violations[:5]]}")
+        self._adopt(conn)
+
+    def _adopt(self, conn: sqlite3.Connection) -> None:
         self.image: bytes = conn.serialize()
         self.hash: str = database_hash(conn)
         self.size_bytes = len(self.image)
         conn.close()
+
+    @classmethod
+    def from_image(cls, image: bytes) -> Template:
+        """A template from a serialized database (a cached build)."""
+        template = cls.__new__(cls)
+        conn = sqlite3.connect(":memory:", isolation_level=None)
+        conn.deserialize(image)
+        template._adopt(conn)
+        return template
 
     def clone(self) -> sqlite3.Connection:
         return open_session_db(self.image)

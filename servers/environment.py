@@ -8,17 +8,32 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from jsonschema import Draft202012Validator
 
+from .context import ToolContext
 from .database import Template
 from .errors import EnvironmentDefinitionError
 from .manifest import Manifest
 from .tasks import Task
+from .template_cache import TemplateCache
 from .tools import Toolset, ToolSpec
 
-__all__ = ["EnvironmentDefinition", "Environment"]
+__all__ = ["EnvironmentDefinition", "Environment", "SessionHooks"]
+
+
+class SessionHooks(Protocol):
+    """Setup and teardown around every session, for environments whose tools run elsewhere.
+
+    ``open`` runs when a session starts (after its database is cloned) and may keep per-session
+    state in ``ctx.extra``; ``close`` runs once when it ends. An exception from ``open`` fails
+    the session's creation. Tools reach that state through the ``ctx`` they are called with.
+    """
+
+    def open(self, ctx: ToolContext) -> None: ...
+
+    def close(self, ctx: ToolContext) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -30,6 +45,7 @@ class EnvironmentDefinition:
     seed: Callable[[sqlite3.Connection], None]
     tools: Toolset
     tasks: tuple[Task, ...] = ()
+    session_hooks: SessionHooks | None = None
 
     def __post_init__(self) -> None:
         unknown = {t for rule in self.manifest.rules for t in rule.tools} - set(self.tools.names())
@@ -47,14 +63,20 @@ class Environment:
     Thread-safe: the template is built once even when many sessions start at the same time.
     """
 
-    def __init__(self, definition: EnvironmentDefinition) -> None:
+    def __init__(self, definition: EnvironmentDefinition, *, cache: TemplateCache | None = None,
+                 cache_key: str | None = None) -> None:
+        """``cache`` and ``cache_key`` keep the built template on disk: the key must change
+        whenever the schema or the seed data would."""
         self.definition = definition
+        self._cache, self._cache_key = (cache, cache_key) if cache_key else (None, None)
         self.manifest: Manifest = definition.manifest
         self.tools: Toolset = definition.tools
         self.input_validators = {t.name: Draft202012Validator(t.input_schema) for t in self.tools}
         self.output_validators = {t.name: Draft202012Validator(t.output_schema) for t in self.tools}
         self._template: Template | None = None
         self._lock = threading.Lock()
+        self._task_source: Callable[[], tuple[Task, ...]] | None = None
+        self._more_tasks: tuple[Task, ...] | None = None
 
     @property
     def id(self) -> str:
@@ -65,12 +87,32 @@ class Environment:
         if self._template is None:
             with self._lock:
                 if self._template is None:
-                    self._template = Template(self.definition.schema_sql, self.definition.seed)
+                    self._template = self._load_or_build()
         return self._template
+
+    def _load_or_build(self) -> Template:
+        if self._cache is not None:
+            image = self._cache.load(self.id, self._cache_key)
+            if image is not None:
+                return Template.from_image(image)
+        template = Template(self.definition.schema_sql, self.definition.seed)
+        if self._cache is not None:
+            self._cache.store(self.id, self._cache_key, template.image)
+        return template
+
+    def attach_tasks(self, source: Callable[[], tuple[Task, ...]]) -> None:
+        """Add tasks kept outside the definition (generated ones), loaded on first use."""
+        self._task_source, self._more_tasks = source, None
 
     @property
     def tasks(self) -> tuple[Task, ...]:
-        return self.definition.tasks
+        if self._task_source is None:
+            return self.definition.tasks
+        if self._more_tasks is None:
+            with self._lock:
+                if self._more_tasks is None:
+                    self._more_tasks = tuple(self._task_source())
+        return self.definition.tasks + self._more_tasks
 
     def task(self, task_id: str) -> Task | None:
         return next((t for t in self.definition.tasks if t.id == task_id), None)

@@ -77,6 +77,9 @@ class Task:
     max_steps: int = 30
     kind: str = "programmatic"
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The seed of the episode's session when the reference solution names records it creates
+    # (their ids come from the session seed); None lets the episode's own seed decide.
+    session_seed: int | None = None
 
     def describe(self) -> dict[str, Any]:
         return {"id": self.id, "env_id": self.env_id, "prompt": self.prompt,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,13 +54,25 @@ class ToolSpec:
                 "annotations": self.annotations.to_mcp()}
 
 
+# Schemas already checked in this process. Synthesized environments of one archetype declare
+# the same schemas many times; checking each only once keeps compiling in milliseconds.
+_CHECKED: set[str] = set()
+
+
 def _check_schema(owner: str, schema: Schema) -> None:
+    key = json.dumps(schema, sort_keys=True, default=str)
+    if key not in _CHECKED:
+        _check_new_schema(owner, schema)
+        _CHECKED.add(key)
+    if schema.get("type") != "object":
+        raise EnvironmentDefinitionError(f"{owner}: schema must describe an object")
+
+
+def _check_new_schema(owner: str, schema: Schema) -> None:
     try:
         Draft202012Validator.check_schema(schema)
     except Exception as exc:  # jsonschema raises SchemaError; report it with the tool's name
         raise EnvironmentDefinitionError(f"{owner}: invalid JSON Schema: {exc}") from exc
-    if schema.get("type") != "object":
-        raise EnvironmentDefinitionError(f"{owner}: schema must describe an object")
 
 
 class Toolset:

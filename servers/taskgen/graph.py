@@ -1,0 +1,90 @@
+"""The tool dependency graph of an environment, read from its tool schemas alone.
+
+An edge ``a -> b`` means an output of ``a`` can feed an input of ``b``: the same key (``email``
+to ``email``), or an object's ``id`` to an ``<object>_id`` input (``reservation.id`` to
+``reservation_id``), or to the ``id`` input of a tool about that object (``get_reservation``).
+Tools are labelled query (read-only) or mutation. This works for any environment: hand-built,
+synthesized or imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentworld.servers.tools import ToolSpec
+
+__all__ = ["ToolNode", "ToolGraph", "singular", "provided_tokens"]
+
+
+def singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def provided_tokens(schema: dict[str, Any], parent: str = "", depth: int = 0) -> set[str]:
+    """Input names an output of this shape can satisfy."""
+    tokens: set[str] = set()
+    if depth > 6 or not isinstance(schema, dict):
+        return tokens
+    if schema.get("type") == "array" or "items" in schema:
+        return provided_tokens(schema.get("items", {}), parent, depth + 1)
+    for key, sub in (schema.get("properties") or {}).items():
+        if key == "id":
+            # A bare id only means something together with what it identifies.
+            if parent:
+                tokens |= {f"{parent}_id", f"id@{parent}"}
+            continue
+        tokens.add(key)
+        tokens |= provided_tokens(sub, singular(key), depth + 1)
+    return tokens
+
+
+def _noun(spec: ToolSpec) -> str:
+    """What a tool is about: ``get_reservation`` -> ``reservation``."""
+    parts = spec.name.split("_", 1)
+    return singular(parts[1]) if len(parts) == 2 else spec.name
+
+
+@dataclass
+class ToolNode:
+    spec: ToolSpec
+    noun: str
+    kind: str                         # "query" or "mutation"
+    required: tuple[str, ...]
+    optional: tuple[str, ...]
+    provides: set[str] = field(default_factory=set)
+
+    def accepts(self, token: str) -> bool:
+        needs = (set(self.required) | set(self.optional)) - {"id", "limit", "cursor"}
+        return token in needs or (token == f"id@{self.noun}" and "id" in self.required)
+
+
+@dataclass
+class ToolGraph:
+    nodes: dict[str, ToolNode]
+    edges: dict[str, set[str]]
+
+    @classmethod
+    def of(cls, tools) -> ToolGraph:
+        nodes = {}
+        for spec in tools:
+            props = spec.input_schema.get("properties", {})
+            required = tuple(spec.input_schema.get("required", []))
+            nodes[spec.name] = ToolNode(
+                spec=spec, noun=_noun(spec), kind=spec.kind, required=required,
+                optional=tuple(p for p in props if p not in required),
+                provides=provided_tokens(spec.output_schema))
+        edges = {name: {other for other, node in nodes.items() if other != name
+                        and any(node.accepts(t) for t in nodes[name].provides)}
+                 for name in nodes}
+        return cls(nodes, edges)
+
+    def describe(self) -> dict[str, Any]:
+        return {"tools": {n: {"kind": v.kind, "noun": v.noun} for n, v in self.nodes.items()},
+                "edges": {n: sorted(e) for n, e in self.edges.items()}}

@@ -1,0 +1,277 @@
+"""Document & Design > Docs & Knowledge Bases: spaces, articles, reviews, controlled documents."""
+
+from ..spec import (
+    Archetype,
+    DateOrder,
+    Entity,
+    Field,
+    Leaf,
+    Lifecycle,
+    MaxPerParent,
+    RefInState,
+    Transition,
+)
+
+KNOWLEDGE_BASE = Archetype(
+    id="knowledge_base_articles", l2="Docs & Knowledge Bases", title="Knowledge base articles",
+    description="Spaces of articles that contributors draft, send for review, publish and "
+                "archive, with reader feedback on published pages.",
+    primary="article", people="contributor",
+    features=("comments", "tags", "attachments", "sharing", "notifications", "search",
+              "audit_log", "reviews"),
+    entities=(
+        Entity("space", "spaces", label="name", count=14, fields=(
+            Field("name", "text", unique=True, vocab=(
+                "Engineering Handbook", "Customer Help Center", "HR Policies", "Onboarding",
+                "Product Specs", "IT Runbooks", "Sales Playbook", "Security Guidelines",
+                "Design System", "Finance Procedures", "Legal Templates", "Support Macros",
+                "Release Notes", "Data Team Wiki", "Marketing Brand Book", "Facilities")),
+            Field("space_key", "code", vocab=("SPC",)),
+            Field("visibility", "enum", values=("public", "internal", "restricted"),
+                  filterable=True),
+            Field("default_language", "enum", values=("en", "de", "fr", "es", "pt", "ja")),
+        ), lifecycle=Lifecycle(states=("active", "read_only", "archived"), initial="active",
+                               frozen=("archived",), seed_weights=(6, 1, 1), transitions=(
+            Transition("make_read_only", ("active",), "read_only",
+                       "Freeze a space so no new pages can be added."),
+            Transition("archive", ("active", "read_only"), "archived", "Archive a space."),
+            Transition("restore", ("archived", "read_only"), "active",
+                       "Restore a space to normal editing."),
+        ))),
+        Entity("contributor", "contributors", label="full_name", count=60, fields=(
+            Field("full_name", "name"),
+            Field("email", "email", unique=True),
+            Field("role", "enum", values=("reader", "editor", "reviewer", "space_admin"),
+                  filterable=True),
+            Field("team", "text", vocab=(
+                "Platform", "Support", "People Ops", "Product", "Sales Engineering", "Legal",
+                "Finance", "IT", "Security", "Marketing", "Data", "Customer Success")),
+        )),
+        Entity("article", "articles", label="title", count=220, fields=(
+            Field("title", "text", vocab=(
+                "How to reset your password", "Expense reimbursement policy",
+                "Setting up the VPN client", "Incident response runbook",
+                "Onboarding checklist for new hires", "API rate limits explained",
+                "Parental leave policy", "Deploying to production", "Troubleshooting SSO login",
+                "Quarterly planning process", "Brand voice and tone", "Refund policy FAQ",
+                "Data retention schedule", "Laptop refresh program", "On-call handbook",
+                "Writing a design doc", "Travel booking guide", "Code review guidelines")),
+            Field("space_id", "ref", ref="space", mutable=False),
+            Field("author_id", "ref", ref="contributor", mutable=False),
+            Field("doc_type", "enum", values=("how_to", "reference", "policy", "faq",
+                                              "runbook", "release_note"), filterable=True),
+            Field("word_count", "int", min=80, max=6000),
+            Field("review_due_on", "date", min=-30, max=180, required=False),
+            Field("published_on", "date", required=False, mutable=False),
+        ), lifecycle=Lifecycle(
+            states=("draft", "in_review", "published", "archived"), initial="draft",
+            frozen=("archived",), seed_weights=(3, 2, 8, 2), transitions=(
+                Transition("submit_for_review", ("draft",), "in_review",
+                           "Send a draft to reviewers."),
+                Transition("request_changes", ("in_review",), "draft",
+                           "Send an article back to its author with changes requested."),
+                Transition("publish", ("in_review",), "published",
+                           "Publish a reviewed article to readers.", stamp="published_on"),
+                Transition("archive", ("published", "draft"), "archived",
+                           "Archive an outdated article."),
+                Transition("unarchive", ("archived",), "draft",
+                           "Bring an archived article back as a draft."),
+            )),
+            constraints=(
+                RefInState("space_id", ("active",)),
+                MaxPerParent("author_id", 4, ("draft", "in_review")),
+            )),
+        Entity("page_feedback", "page_feedback_entries", label="comment", count=120, fields=(
+            Field("article_id", "ref", ref="article", mutable=False),
+            Field("helpful", "bool"),
+            Field("comment", "text", vocab=(
+                "Screenshots are out of date", "This solved my problem", "Step 3 is unclear",
+                "Link to the form is broken", "Please add an example", "Very clear, thanks",
+                "Missing information for Mac users", "Contradicts the HR portal",
+                "Needs a section on exceptions", "Worked after restarting")),
+            Field("reader_email", "email", required=False),
+        ), lifecycle=Lifecycle(states=("new", "acknowledged", "resolved", "dismissed"),
+                               initial="new", frozen=("resolved", "dismissed"),
+                               seed_weights=(3, 2, 3, 1), transitions=(
+            Transition("acknowledge", ("new",), "acknowledged", "Acknowledge reader feedback."),
+            Transition("resolve", ("new", "acknowledged"), "resolved",
+                       "Mark the feedback as addressed in the article."),
+            Transition("dismiss", ("new", "acknowledged"), "dismissed",
+                       "Dismiss feedback that needs no change."),
+        )), constraints=(RefInState("article_id", ("published",)),)),
+    ),
+)
+
+CONTROLLED_DOCUMENTS = Archetype(
+    id="controlled_document_control", l2="Docs & Knowledge Bases",
+    title="Controlled document control",
+    description="Regulated documents (SOPs, work instructions) with numbered versions, approval "
+                "signatures, effective and periodic review dates.",
+    primary="controlled_document", people="document_owner",
+    features=("attachments", "audit_log", "notifications", "comments", "tags", "scheduling",
+              "search"),
+    entities=(
+        Entity("document_owner", "document_owners", label="full_name", count=40, fields=(
+            Field("full_name", "name"),
+            Field("email", "email", unique=True),
+            Field("department", "text", vocab=(
+                "Quality Assurance", "Manufacturing", "Regulatory Affairs", "Laboratory",
+                "Warehouse", "Engineering", "Clinical Operations", "EHS", "Procurement",
+                "Maintenance", "Validation", "Packaging")),
+            Field("training_current", "bool"),
+        )),
+        Entity("controlled_document", "controlled_documents", label="title", count=140, fields=(
+            Field("doc_number", "code", vocab=("SOP",)),
+            Field("title", "text", vocab=(
+                "Cleaning of production equipment", "Deviation handling",
+                "Calibration of balances", "Change control procedure",
+                "Supplier qualification", "Batch record review", "Training matrix management",
+                "Handling of customer complaints", "CAPA procedure",
+                "Environmental monitoring", "Warehouse temperature mapping",
+                "Document numbering convention", "Internal audit program",
+                "Label printing and reconciliation")),
+            Field("owner_id", "ref", ref="document_owner", mutable=False),
+            Field("doc_class", "enum", values=("sop", "work_instruction", "policy", "form",
+                                               "specification", "validation_protocol"),
+                  filterable=True),
+            Field("revision", "int", min=1, max=25),
+            Field("effective_on", "date", min=-400, max=30, required=False),
+            Field("next_review_on", "date", required=False),
+            Field("approved_on", "date", required=False, mutable=False),
+        ), lifecycle=Lifecycle(
+            states=("draft", "in_approval", "effective", "superseded", "obsolete"),
+            initial="draft", frozen=("effective", "superseded", "obsolete"),
+            seed_weights=(2, 2, 6, 2, 1), transitions=(
+                Transition("route_for_approval", ("draft",), "in_approval",
+                           "Route a draft to its approvers."),
+                Transition("reject", ("in_approval",), "draft",
+                           "Return a document to draft after a rejected approval."),
+                Transition("make_effective", ("in_approval",), "effective",
+                           "Release an approved document into effect.", stamp="approved_on"),
+                Transition("supersede", ("effective",), "superseded",
+                           "Mark a document superseded by a newer revision."),
+                Transition("make_obsolete", ("effective", "superseded"), "obsolete",
+                           "Withdraw a document from use."),
+            )),
+            constraints=(DateOrder("effective_on", "next_review_on"),)),
+        Entity("approval_signature", "approval_signatures", label="signer_name", count=160,
+               fields=(
+            Field("document_id", "ref", ref="controlled_document", mutable=False),
+            Field("signer_name", "name"),
+            Field("signature_meaning", "enum", values=("author", "reviewer", "approver",
+                                                       "quality_release")),
+            Field("remarks", "text", required=False, vocab=(
+                "Approved as written", "Minor typo on page 4", "Align with ISO 9001 clause 7.5",
+                "Training required before effective date", "Reference updated form number",
+                "Verified against the validation report", "No objections",
+                "Update the responsibilities table", "Check the revision history",
+                "Attach the risk assessment")),
+        ), lifecycle=Lifecycle(states=("pending", "signed", "declined", "withdrawn"),
+                               initial="pending", frozen=("signed", "declined", "withdrawn"),
+                               seed_weights=(3, 6, 1, 1), transitions=(
+            Transition("sign", ("pending",), "signed", "Sign the approval electronically."),
+            Transition("decline", ("pending",), "declined", "Decline to sign, with remarks."),
+            Transition("withdraw", ("pending",), "withdrawn", "Withdraw a signature request."),
+        )), constraints=(
+            RefInState("document_id", ("draft", "in_approval")),
+            MaxPerParent("document_id", 4, ("pending",)),
+        )),
+    ),
+)
+
+ARCHETYPES = (KNOWLEDGE_BASE, CONTROLLED_DOCUMENTS)
+
+_LEAVES = {
+    "knowledge_base_articles": (
+        ("confluence-style-team-wiki", "Confluence-style team wiki",
+         "A company wiki where teams keep spaces of pages, send drafts for review and publish "
+         "them to colleagues."),
+        ("saas-customer-help-center", "SaaS customer help center",
+         "The public help center of a software company: how-to articles, FAQs and reader "
+         "feedback on every page."),
+        ("it-service-desk-knowledge-base", "IT service desk knowledge base",
+         "Runbooks and self-service fixes maintained by an internal IT support team."),
+        ("hr-policy-handbook-portal", "HR policy handbook portal",
+         "An employee handbook with leave, expense and conduct policies reviewed each year."),
+        ("developer-api-documentation-portal", "Developer API documentation portal",
+         "Reference pages and guides for a public API, with release notes per version."),
+        ("open-source-project-docs-site", "Open-source project docs site",
+         "Community-written documentation for an open-source library, reviewed by "
+         "maintainers before publishing."),
+        ("university-course-wiki", "University course wiki",
+         "Course spaces where teaching staff publish syllabi, lab guides and FAQs for "
+         "students."),
+        ("engineering-design-doc-repository", "Engineering design doc repository",
+         "A place where engineers write design docs and RFCs and route them for review."),
+        ("call-center-agent-knowledge-base", "Call center agent knowledge base",
+         "Scripts and troubleshooting articles agents consult during customer calls."),
+        ("hospital-clinical-guidelines-wiki", "Hospital clinical guidelines wiki",
+         "Ward-level clinical guidelines and how-tos maintained by nurses and physicians."),
+        ("retail-store-operations-manual", "Retail store operations manual",
+         "Opening, closing and merchandising procedures for a chain of retail stores."),
+        ("municipal-government-faq-site", "Municipal government FAQ site",
+         "A city's resident-facing answers about permits, waste collection and taxes."),
+        ("game-studio-internal-wiki", "Game studio internal wiki",
+         "A game studio's wiki of pipelines, tools documentation and style guides."),
+        ("law-firm-precedent-knowledge-bank", "Law firm precedent knowledge bank",
+         "Practice notes and template guidance curated by a law firm's knowledge lawyers."),
+        ("nonprofit-volunteer-handbook", "Nonprofit volunteer handbook",
+         "Guides and policies for the volunteers of a charity, kept current by staff."),
+        ("ecommerce-seller-help-hub", "E-commerce marketplace seller help hub",
+         "Help articles for merchants selling on an online marketplace."),
+        ("product-release-notes-hub", "Product release notes hub",
+         "A product team's release notes and changelog pages, drafted and published per "
+         "release."),
+        ("school-district-staff-intranet", "School district staff intranet",
+         "Procedures and announcements pages for teachers and staff of a school district."),
+        ("research-lab-protocol-wiki", "Research lab protocol wiki",
+         "Lab protocols and equipment how-tos written by researchers and reviewed by the PI."),
+        ("personal-notes-knowledge-garden", "Personal knowledge garden notes app",
+         "An Obsidian-like notes workspace of linked pages organised into spaces."),
+        ("hotel-group-brand-standards-wiki", "Hotel group brand standards wiki",
+         "Brand and service standards pages for the properties of a hotel group."),
+        ("bank-compliance-knowledge-center", "Bank compliance knowledge center",
+         "Procedures and regulatory interpretations for a bank's front-office staff."),
+        ("consulting-firm-methodology-library", "Consulting firm methodology library",
+         "Frameworks, case write-ups and toolkits shared across a consulting practice."),
+    ),
+    "controlled_document_control": (
+        ("pharma-sop-document-control", "Pharmaceutical SOP document control",
+         "A GMP document control system for standard operating procedures with electronic "
+         "approval signatures."),
+        ("medical-device-qms-documents", "Medical device QMS document vault",
+         "ISO 13485 quality-management documents for a device maker: specs, forms and work "
+         "instructions."),
+        ("aerospace-work-instruction-control", "Aerospace work instruction control",
+         "Controlled shop-floor work instructions at an aircraft parts manufacturer."),
+        ("food-plant-haccp-documents", "Food plant HACCP document register",
+         "HACCP plans and sanitation SOPs of a food processing plant with periodic reviews."),
+        ("clinical-lab-procedure-manual", "Clinical laboratory procedure manual",
+         "Accredited lab procedures that need director approval and yearly review."),
+        ("construction-safety-method-statements", "Construction safety method statements",
+         "Method statements and safety procedures approved before site work starts."),
+        ("iso-9001-quality-manual-system", "ISO 9001 quality manual system",
+         "A small manufacturer's quality manual, procedures and forms under revision control."),
+        ("utility-operating-procedures-library", "Utility operating procedures library",
+         "Operating and emergency procedures for a water and power utility's control rooms."),
+        ("airline-maintenance-manual-revisions", "Airline maintenance manual revisions",
+         "Revisions of maintenance procedures for an airline's engineering department."),
+        ("corporate-policy-governance-register", "Corporate policy governance register",
+         "Board-approved corporate policies with owners, approvals and review cycles."),
+        ("biotech-validation-protocol-vault", "Biotech validation protocol vault",
+         "Equipment and process validation protocols signed by QA before execution."),
+        ("nuclear-plant-procedure-control", "Nuclear plant procedure control",
+         "Strictly controlled plant procedures with multi-signature approval."),
+        ("automotive-supplier-ppap-documents", "Automotive supplier PPAP documents",
+         "Control plans and process documents an automotive supplier keeps for PPAP."),
+        ("university-research-ethics-sops", "University research ethics SOPs",
+         "Standard procedures of a research ethics office, approved by the committee chair."),
+        ("hospital-policy-and-procedure-manager", "Hospital policy and procedure manager",
+         "Hospital-wide policies routed through committee approval with review dates."),
+        ("chemical-plant-sds-and-procedures", "Chemical plant procedures register",
+         "Process safety procedures and handling instructions at a chemical plant."),
+    ),
+}
+
+LEAVES = tuple(Leaf(slug, title, desc, arch)
+               for arch, rows in _LEAVES.items() for slug, title, desc in rows)

@@ -1,0 +1,345 @@
+"""System & Cloud Infrastructure > IT Service Management: service desks, CMDB and changes."""
+
+from ..spec import (
+    Archetype,
+    DateOrder,
+    Entity,
+    Field,
+    Leaf,
+    Lifecycle,
+    MaxPerParent,
+    NoOverlap,
+    RefInState,
+    Transition,
+)
+
+_GROUPS = ("Service Desk L1", "Network Operations", "End User Computing", "Identity & Access",
+           "Database Team", "Messaging & Collaboration", "Field Services", "Security Operations",
+           "Application Support", "Cloud Platform", "Telephony", "Facilities IT",
+           "ERP Support", "Storage & Backup")
+
+_CI_NAMES = ("LON-DC1-ESX04", "sql-prod-07", "FIN-LT-0231", "core-sw-02", "mail-gw-01",
+             "HR-LT-0117", "sap-app-03", "fs-cluster-02", "vpn-edge-01", "print-srv-05",
+             "k8s-node-14", "wifi-ctrl-01", "crm-web-02", "backup-nas-03", "dc-fw-01",
+             "OPS-DT-0456", "jira-app-01", "ad-dc-02", "pbx-core-01", "erp-db-02")
+
+_INCIDENTS = ("Cannot connect to VPN", "Outlook keeps asking for password",
+              "Laptop will not boot after update", "Shared drive not accessible",
+              "Printer on floor 3 offline", "Account locked out", "MFA prompt not received",
+              "SAP transaction times out", "Wi-Fi drops in meeting rooms",
+              "Teams calls have no audio", "Slow response from CRM", "Email bouncing externally",
+              "Blue screen on startup", "Password reset request", "Monitor flickering",
+              "Cannot install approved software", "Website returns 502 error",
+              "Phone extension not ringing", "Disk space alert on file server",
+              "Payroll report fails to generate")
+
+_CHANGES = ("Patch Windows servers (monthly)", "Upgrade core switch firmware",
+            "Renew TLS certificate for portal", "Migrate mailbox database",
+            "Increase VM memory for ERP", "Rotate service account passwords",
+            "Deploy CRM release 4.2", "Replace failed RAID controller",
+            "Add firewall rule for partner VPN", "Decommission legacy file server",
+            "Apply database minor version upgrade", "Extend SAN volume",
+            "Reconfigure DHCP scopes", "Update endpoint protection policy")
+
+_SERVICES = ("Email & Calendar", "Corporate VPN", "ERP Finance", "HR Self-Service",
+             "Customer Portal", "Payroll", "File Sharing", "Telephony", "Identity & SSO",
+             "Data Warehouse", "Point of Sale", "Intranet", "Service Desk Portal",
+             "Warehouse Management", "E-commerce Storefront")
+
+SERVICE_DESK = Archetype(
+    id="service_desk_incidents", l2="IT Service Management",
+    title="IT service desk incidents",
+    description="An ITIL service desk: assignment groups, the CMDB's configuration items, "
+                "callers and the incidents they raise, from new to closed.",
+    primary="incident", people="caller",
+    features=("comments", "attachments", "notifications", "tags", "audit_log", "search",
+              "scheduling", "holidays"),
+    entities=(
+        Entity("support_group", "support_groups", label="name", count=12,
+               description="An assignment group that works tickets.", fields=(
+            Field("name", "text", vocab=_GROUPS, unique=True),
+            Field("distribution_email", "email", unique=True,
+                  description="The group's shared mailbox."),
+            Field("coverage", "enum", values=("business_hours", "extended_hours", "24x7"),
+                  filterable=True),
+            Field("manager_name", "name"),
+        )),
+        Entity("configuration_item", "configuration_items", label="ci_name", count=80,
+               description="A configuration item of the CMDB.", fields=(
+            Field("ci_name", "text", vocab=_CI_NAMES, unique=True),
+            Field("ci_class", "enum", values=("server", "laptop", "desktop", "network_switch",
+                                             "firewall", "database", "application",
+                                             "virtual_machine", "printer", "storage_array"),
+                  filterable=True),
+            Field("environment", "enum", values=("production", "staging", "development"),
+                  filterable=True),
+            Field("support_group_id", "ref", ref="support_group",
+                  description="The group that supports this item."),
+            Field("location", "pool", source="city"),
+        ), lifecycle=Lifecycle(
+            states=("in_service", "in_maintenance", "retired"), initial="in_service",
+            frozen=("retired",), seed_weights=(8, 2, 1),
+            transitions=(
+                Transition("start_maintenance", ("in_service",), "in_maintenance",
+                           "Take a configuration item into maintenance."),
+                Transition("return_to_service", ("in_maintenance",), "in_service",
+                           "Return a configuration item to service."),
+                Transition("retire", ("in_service", "in_maintenance"), "retired",
+                           "Retire a configuration item from the CMDB."),
+            ))),
+        Entity("caller", "callers", label="full_name", count=120,
+               description="An employee who contacts the service desk.", fields=(
+            Field("full_name", "name"),
+            Field("email", "email", unique=True),
+            Field("department", "text", vocab=("Finance", "Human Resources", "Sales",
+                                               "Marketing", "Legal", "Operations",
+                                               "Engineering", "Customer Support", "Procurement",
+                                               "Facilities", "Executive Office")),
+            Field("vip", "bool", description="Whether the caller gets VIP handling."),
+        )),
+        Entity("incident", "incidents", label="short_description", count=220,
+               description="An unplanned interruption or degradation of an IT service.",
+               fields=(
+            Field("number", "code", vocab=("INC",)),
+            Field("short_description", "text", vocab=_INCIDENTS),
+            Field("caller_id", "ref", ref="caller", mutable=False),
+            Field("configuration_item_id", "ref", ref="configuration_item", mutable=False),
+            Field("support_group_id", "ref", ref="support_group",
+                  description="The assignment group."),
+            Field("category", "enum", values=("hardware", "software", "network", "access",
+                                             "email", "database", "inquiry"), filterable=True),
+            Field("priority", "enum", values=("1_critical", "2_high", "3_moderate", "4_low"),
+                  filterable=True),
+            Field("contact_channel", "enum", values=("phone", "email", "self_service", "chat",
+                                                    "walk_in")),
+            Field("opened_on", "date", min=-90, max=0, mutable=False),
+            Field("resolve_by", "date", mutable=False,
+                  description="The SLA resolution target date."),
+            Field("resolved_on", "date", required=False, mutable=False),
+        ), lifecycle=Lifecycle(
+            states=("new", "in_progress", "on_hold", "closed", "resolved", "cancelled"),
+            initial="new", frozen=("closed", "cancelled"), seed_weights=(3, 4, 2, 6, 3, 1),
+            transitions=(
+                Transition("start_work", ("new",), "in_progress",
+                           "Pick up an incident and start working it."),
+                Transition("put_on_hold", ("in_progress",), "on_hold",
+                           "Put an incident on hold while awaiting the caller or a vendor."),
+                Transition("resume", ("on_hold",), "in_progress", "Resume work on an incident."),
+                Transition("resolve", ("in_progress", "on_hold"), "resolved",
+                           "Record a fix and resolve the incident.", stamp="resolved_on"),
+                Transition("reopen", ("resolved",), "in_progress",
+                           "Reopen a resolved incident the caller says is not fixed."),
+                Transition("close", ("resolved",), "closed", "Close a resolved incident."),
+                Transition("cancel", ("new", "in_progress", "on_hold"), "cancelled",
+                           "Cancel an incident raised in error."),
+            )),
+            constraints=(
+                DateOrder("opened_on", "resolve_by"),
+                RefInState("configuration_item_id", ("in_service", "in_maintenance")),
+                MaxPerParent("caller_id", 5, ("new", "in_progress", "on_hold")),
+            )),
+    ),
+)
+
+CHANGE_ENABLEMENT = Archetype(
+    id="change_enablement", l2="IT Service Management",
+    title="IT change enablement",
+    description="Change requests against business services, scheduled in windows that may not "
+                "collide, and approved by a change advisory board.",
+    primary="change_request", people="",
+    features=("comments", "attachments", "notifications", "audit_log", "scheduling",
+              "holidays", "tags", "sharing"),
+    entities=(
+        Entity("business_service", "business_services", label="name", count=15,
+               description="A business service that changes affect.", fields=(
+            Field("name", "text", vocab=_SERVICES, unique=True),
+            Field("criticality", "enum", values=("tier_1", "tier_2", "tier_3"),
+                  filterable=True),
+            Field("service_owner", "name"),
+        ), lifecycle=Lifecycle(
+            states=("operational", "change_freeze", "retired"), initial="operational",
+            frozen=("retired",), seed_weights=(8, 2, 1),
+            transitions=(
+                Transition("freeze_changes", ("operational",), "change_freeze",
+                           "Declare a change freeze on a service."),
+                Transition("lift_freeze", ("change_freeze",), "operational",
+                           "Lift a service's change freeze."),
+                Transition("retire", ("operational", "change_freeze"), "retired",
+                           "Retire a business service."),
+            ))),
+        Entity("change_request", "change_requests", label="title", count=150,
+               description="A request to change production, with its implementation window.",
+               fields=(
+            Field("number", "code", vocab=("CHG",)),
+            Field("title", "text", vocab=_CHANGES),
+            Field("business_service_id", "ref", ref="business_service", mutable=False),
+            Field("change_type", "enum", values=("standard", "normal", "emergency"),
+                  filterable=True),
+            Field("risk", "enum", values=("low", "moderate", "high"), filterable=True),
+            Field("implementer", "name"),
+            Field("backout_plan", "text", vocab=("Restore from snapshot",
+                                                 "Roll back to previous release",
+                                                 "Revert configuration from backup",
+                                                 "Fail over to secondary site",
+                                                 "Re-enable old firewall rule set",
+                                                 "Reinstall previous firmware")),
+            Field("window_start", "date", min=-120, max=60, mutable=False),
+            Field("window_end", "date", mutable=False),
+            Field("implemented_on", "date", required=False, mutable=False),
+        ), lifecycle=Lifecycle(
+            states=("requested", "scheduled", "implementing", "completed", "failed",
+                    "cancelled"),
+            initial="requested", frozen=("completed", "failed", "cancelled"),
+            seed_weights=(3, 3, 1, 6, 1, 2),
+            transitions=(
+                Transition("schedule", ("requested",), "scheduled",
+                           "Schedule an authorised change for its window."),
+                Transition("begin_implementation", ("scheduled",), "implementing",
+                           "Start implementing a scheduled change."),
+                Transition("complete", ("implementing",), "completed",
+                           "Mark a change as successfully implemented.",
+                           stamp="implemented_on"),
+                Transition("mark_failed", ("implementing",), "failed",
+                           "Record that a change failed and was backed out."),
+                Transition("cancel", ("requested", "scheduled"), "cancelled",
+                           "Cancel a change before implementation."),
+            )),
+            constraints=(
+                DateOrder("window_start", "window_end"),
+                RefInState("business_service_id", ("operational",)),
+                NoOverlap("business_service_id", "window_start", "window_end",
+                          ("requested", "scheduled", "implementing")),
+            )),
+        Entity("cab_approval", "cab_approvals", label="approver_name", count=120,
+               description="A change advisory board member's decision on a change.", fields=(
+            Field("change_request_id", "ref", ref="change_request", mutable=False),
+            Field("approver_name", "name"),
+            Field("board", "enum", values=("standard_cab", "emergency_cab", "security_board"),
+                  filterable=True),
+            Field("remarks", "text", vocab=("Risk acceptable", "Needs rollback test evidence",
+                                            "Coordinate with service owner",
+                                            "Avoid month-end close", "Approved with conditions",
+                                            "Check vendor support contract",
+                                            "Communicate to users 48h ahead",
+                                            "Schedule outside business hours",
+                                            "Attach test results", "Confirm backups first")),
+            Field("decided_on", "date", required=False, mutable=False),
+        ), lifecycle=Lifecycle(
+            states=("pending", "approved", "rejected"), initial="pending",
+            frozen=("approved", "rejected"), seed_weights=(3, 6, 1),
+            transitions=(
+                Transition("approve", ("pending",), "approved", "Approve the change.",
+                           stamp="decided_on"),
+                Transition("reject", ("pending",), "rejected", "Reject the change.",
+                           stamp="decided_on"),
+            )),
+            constraints=(RefInState("change_request_id", ("requested", "scheduled")),)),
+    ),
+)
+
+ARCHETYPES = (SERVICE_DESK, CHANGE_ENABLEMENT)
+
+_D = "service_desk_incidents"
+_C = "change_enablement"
+
+LEAVES = (
+    Leaf("enterprise-it-service-desk", "Enterprise IT service desk",
+         "A ServiceNow-style incident desk for a multinational's 20,000 employees, with "
+         "assignment groups and a CMDB.", _D),
+    Leaf("university-it-helpdesk", "University IT help desk",
+         "The campus help desk handling staff and student incidents, from Wi-Fi drops to "
+         "locked accounts.", _D),
+    Leaf("hospital-clinical-it-support", "Hospital clinical IT support",
+         "Incident handling for a hospital's clinical systems, workstations on wheels and "
+         "medical-device networks.", _D),
+    Leaf("msp-client-helpdesk", "Managed service provider help desk",
+         "An MSP's shared service desk working incidents for dozens of small-business "
+         "clients.", _D),
+    Leaf("retail-store-it-support", "Retail store IT support desk",
+         "Incidents from shops' point-of-sale terminals, scanners and back-office PCs.", _D),
+    Leaf("government-agency-it-servicedesk", "Government agency IT service desk",
+         "A public agency's internal service desk with strict priority and SLA handling.", _D),
+    Leaf("law-firm-it-support", "Law firm IT support",
+         "A partner-focused IT desk for a law firm, where VIP callers get expedited "
+         "handling.", _D),
+    Leaf("bank-branch-it-incidents", "Bank branch IT incident desk",
+         "Incidents raised by bank branches about teller systems, ATMs and branch networks.",
+         _D),
+    Leaf("school-district-tech-helpdesk", "School district technology help desk",
+         "Teachers' tickets about classroom laptops, projectors and learning platforms.", _D),
+    Leaf("airline-ground-it-support", "Airline ground IT support",
+         "Incident desk for airport check-in kiosks, gate systems and crew devices.", _D),
+    Leaf("manufacturing-plant-it-desk", "Manufacturing plant IT desk",
+         "Shop-floor IT incidents for MES terminals, label printers and plant networks.", _D),
+    Leaf("saas-internal-it-helpdesk", "SaaS company internal IT help desk",
+         "A startup's employee IT desk for laptops, SSO access and collaboration tools.", _D),
+    Leaf("hotel-group-it-support", "Hotel group IT support",
+         "Incidents from hotels' property-management systems, key encoders and guest "
+         "Wi-Fi.", _D),
+    Leaf("call-center-desktop-support", "Call centre desktop support",
+         "Fast-turnaround incidents for agents' softphones, headsets and CRM desktops.", _D),
+    Leaf("city-council-ict-helpdesk", "City council ICT help desk",
+         "A municipality's ICT desk serving libraries, depots and council offices.", _D),
+    Leaf("pharma-gxp-it-incidents", "Pharma GxP IT incident management",
+         "Incident handling for validated laboratory and manufacturing systems in a pharma "
+         "company.", _D),
+    Leaf("logistics-depot-it-support", "Logistics depot IT support",
+         "Incidents from warehouse handhelds, sorting systems and depot networks.", _D),
+    Leaf("accounting-firm-it-desk", "Accounting firm IT desk",
+         "An IT desk for an accounting firm's busy season, from tax software to VPN "
+         "access.", _D),
+    Leaf("utility-company-it-servicedesk", "Utility company IT service desk",
+         "Incidents for a power utility's field laptops, SCADA-adjacent IT and offices.", _D),
+    Leaf("media-broadcaster-it-support", "Broadcaster IT support desk",
+         "Incidents for a broadcaster's editing suites, playout support systems and "
+         "newsroom PCs.", _D),
+    Leaf("nonprofit-volunteer-it-helpdesk", "Non-profit IT help desk",
+         "A small non-profit's help desk run by a lean IT team and volunteers.", _D),
+    Leaf("insurance-claims-it-support", "Insurance company IT support",
+         "Incidents raised by claims handlers about imaging, telephony and core policy "
+         "systems.", _D),
+    Leaf("telecom-noc-ticketing", "Telecom NOC ticketing",
+         "A network operations centre's incident queue for network elements and customer "
+         "circuits.", _D),
+    Leaf("shared-services-it-desk", "Corporate shared-services IT desk",
+         "A global shared-services centre handling incidents in several languages.", _D),
+    Leaf("enterprise-change-advisory", "Enterprise change management",
+         "Change requests, CAB approvals and implementation windows for a large "
+         "enterprise's production services.", _C),
+    Leaf("bank-core-systems-change-control", "Bank core-systems change control",
+         "Strict change control for a bank's core banking and payments services, with "
+         "freezes around month-end.", _C),
+    Leaf("telecom-network-change-planning", "Telecom network change planning",
+         "Maintenance windows and approvals for changes to a carrier's network services.",
+         _C),
+    Leaf("hospital-systems-change-board", "Hospital systems change board",
+         "A hospital's change board approving changes to EHR, lab and imaging systems.", _C),
+    Leaf("ecommerce-release-change-calendar", "E-commerce change calendar",
+         "Change windows for an online retailer's storefront, avoiding peak sale periods.",
+         _C),
+    Leaf("public-sector-change-management", "Public sector change management",
+         "A ministry's IT change process with emergency and standard changes.", _C),
+    Leaf("datacenter-maintenance-changes", "Data centre maintenance changes",
+         "Planned maintenance on a colocation data centre's power, cooling and network "
+         "services.", _C),
+    Leaf("airline-ops-change-control", "Airline operations change control",
+         "Change control for reservation, departure-control and crew systems.", _C),
+    Leaf("utility-ot-change-requests", "Utility OT change requests",
+         "Change requests for a utility's operational-technology services, approved by a "
+         "security board.", _C),
+    Leaf("university-it-change-calendar", "University IT change calendar",
+         "Change windows for campus systems scheduled around exam periods.", _C),
+    Leaf("msp-client-change-approvals", "MSP client change approvals",
+         "A managed service provider scheduling and approving changes for client "
+         "services.", _C),
+    Leaf("retail-pos-rollout-changes", "Retail POS rollout changes",
+         "Staged change requests for point-of-sale software rollouts across stores.", _C),
+    Leaf("insurer-application-change-board", "Insurer application change board",
+         "Change advisory for an insurer's policy administration and claims applications.",
+         _C),
+    Leaf("saas-production-change-log", "SaaS production change management",
+         "Normal and emergency changes to a SaaS company's production services.", _C),
+    Leaf("manufacturing-mes-change-control", "Manufacturing MES change control",
+         "Change requests for plant execution systems, scheduled between production "
+         "shifts.", _C),
+)

@@ -1,0 +1,282 @@
+"""Media & Entertainment > Movies, TV & Ticketing: event ticket sales and cinema showtime
+bookings."""
+
+from ..spec import (
+    Archetype,
+    Capacity,
+    DateOrder,
+    Entity,
+    Field,
+    Leaf,
+    Lifecycle,
+    NoOverlap,
+    RefInState,
+    Transition,
+)
+
+EVENT_TICKETING = Archetype(
+    id="event_ticketing", l2="Movies, TV & Ticketing", title="Event ticketing",
+    description="Venues host events whose tickets customers buy; sales stop at the event's "
+                "ticket allocation.",
+    primary="ticket", people="customer",
+    features=("payments", "notifications", "currency", "geo", "reviews", "audit_log",
+              "search", "tags", "holidays", "sharing"),
+    entities=(
+        Entity("venue", "venues", label="name", count=12, fields=(
+            Field("name", "text", unique=True, vocab=(
+                "Riverside Arena", "The Grand Theatre", "Union Hall", "Harbour Amphitheatre",
+                "Civic Auditorium", "Blue Note Club", "Old Mill Playhouse", "Stadium North",
+                "Warehouse 9", "Opera House", "Corn Exchange", "Palace Ballroom")),
+            Field("city", "pool", source="city", filterable=True),
+            Field("venue_type", "enum", filterable=True, values=(
+                "arena", "theatre", "club", "stadium", "amphitheatre", "comedy_club")),
+            Field("box_office_phone", "text", vocab=(
+                "+1 555 0100", "+1 555 0144", "+1 555 0199", "+1 555 0123", "+1 555 0178",
+                "+1 555 0161", "+1 555 0137", "+1 555 0115", "+1 555 0182", "+1 555 0108")),
+        )),
+        Entity("event", "events", label="title", count=40,
+               description="A dated performance at a venue with a ticket allocation.", fields=(
+            Field("venue_id", "ref", ref="venue", mutable=False),
+            Field("title", "text", vocab=(
+                "Spring Symphony Gala", "Indie Rock Night", "Stand-up Showcase",
+                "Hamilton (touring)", "Jazz Brunch Sessions", "Champions League Screening",
+                "Ballet: Swan Lake", "Hip-Hop Block Party", "Tribute to Queen",
+                "Electronic Sunset", "Family Magic Show", "Poetry Slam Finals",
+                "Country Roads Tour", "Opera: La Traviata", "Film Premiere Q&A")),
+            Field("category", "enum", filterable=True, values=(
+                "concert", "theatre", "comedy", "sports", "family", "film", "dance")),
+            Field("performs_on", "date", min=-90, max=120),
+            Field("ticket_allocation", "int", min=8, max=30,
+                  description="Tickets available for sale"),
+            Field("base_price", "money", min=1_500, max=25_000),
+        ), lifecycle=Lifecycle(
+            states=("on_sale", "announced", "sold_out", "postponed", "completed",
+                    "cancelled"),
+            initial="announced", frozen=("completed", "cancelled"),
+            seed_weights=(6, 2, 1, 1, 3, 1),
+            transitions=(
+                Transition("start_sales", ("announced", "postponed"), "on_sale",
+                           "Put tickets on sale."),
+                Transition("mark_sold_out", ("on_sale",), "sold_out",
+                           "Mark the event as sold out."),
+                Transition("postpone", ("announced", "on_sale", "sold_out"), "postponed",
+                           "Postpone the event to a later date."),
+                Transition("complete", ("on_sale", "sold_out"), "completed",
+                           "Mark the event as performed."),
+                Transition("cancel", ("announced", "on_sale", "sold_out", "postponed"),
+                           "cancelled", "Cancel the event."),
+            ))),
+        Entity("customer", "customers", label="full_name", count=150, fields=(
+            Field("full_name", "name"),
+            Field("email", "email", unique=True),
+            Field("city", "pool", source="city"),
+            Field("marketing_opt_in", "bool"),
+        )),
+        Entity("ticket", "tickets", label="ticket_number", count=240,
+               description="One issued ticket (one seat or admission) for an event.", fields=(
+            Field("ticket_number", "code", vocab=("TKT",)),
+            Field("event_id", "ref", ref="event", mutable=False),
+            Field("customer_id", "ref", ref="customer", mutable=False),
+            Field("seat_label", "text", vocab=(
+                "GA", "A-12", "B-7", "C-21", "D-3", "F-15", "H-9", "K-30", "M-4", "Row 2 Seat 8",
+                "Box 3 Seat 1", "Balcony L-5", "Floor Standing")),
+            Field("price_tier", "enum", values=(
+                "general_admission", "orchestra", "mezzanine", "balcony", "floor", "vip")),
+            Field("delivery_method", "enum", values=(
+                "mobile_ticket", "print_at_home", "will_call", "mailed")),
+            Field("refunded_on", "date", required=False, mutable=False),
+        ), lifecycle=Lifecycle(
+            states=("reserved", "paid", "scanned", "refunded", "expired"),
+            initial="reserved", frozen=("scanned", "refunded", "expired"),
+            seed_weights=(1, 6, 3, 1, 1),
+            transitions=(
+                Transition("pay", ("reserved",), "paid", "Complete payment for the ticket."),
+                Transition("scan", ("paid",), "scanned", "Scan the ticket at the door."),
+                Transition("refund", ("paid",), "refunded", "Refund the ticket.",
+                           stamp="refunded_on"),
+                Transition("expire", ("reserved",), "expired",
+                           "Release an unpaid cart reservation."),
+            )),
+            constraints=(
+                RefInState("event_id", ("on_sale",)),
+                Capacity("event_id", "ticket_allocation", ("reserved", "paid", "scanned")),
+            )),
+    ),
+)
+
+CINEMA_SHOWTIMES = Archetype(
+    id="cinema_showtimes", l2="Movies, TV & Ticketing", title="Cinema programming and seats",
+    description="A cinema programmes films into screens for runs that never overlap, and "
+                "sells seats for each run up to the screen's capacity.",
+    primary="seat_booking", people="",
+    features=("payments", "notifications", "reviews", "scheduling", "search", "currency",
+              "tags", "audit_log"),
+    entities=(
+        Entity("film", "films", label="title", count=20, fields=(
+            Field("title", "text", unique=True, vocab=(
+                "The Last Lighthouse", "Midnight in Lagos", "Paper Tigers", "Orbital",
+                "A Quiet Harvest", "Neon Samurai", "The Cartographer", "Salt and Honey",
+                "Blue Hour", "Ghost Frequency", "Kingdom of Ash", "Little Wolves",
+                "The Long Summer", "Parallax", "Velvet Underground Days", "Northern Lights Diner",
+                "The Ninth Wave", "Copper Canyon", "Sister Moon", "Static Heart")),
+            Field("rating", "enum", filterable=True, values=("G", "PG", "PG-13", "R", "NC-17")),
+            Field("runtime_minutes", "int", min=80, max=190),
+            Field("distributor", "pool", source="company"),
+            Field("original_language", "enum",
+                  values=("en", "fr", "es", "ja", "ko", "hi", "de", "it")),
+        )),
+        Entity("screen", "screens", label="screen_name", count=10,
+               description="An auditorium of the cinema.", fields=(
+            Field("screen_name", "text", unique=True, vocab=(
+                "Screen 1", "Screen 2", "Screen 3", "Screen 4", "Screen 5", "IMAX Hall",
+                "Dolby Cinema", "Studio Room", "Rooftop Screen", "The Vault")),
+            Field("projection_format", "enum", filterable=True,
+                  values=("standard_2d", "3d", "imax", "dolby_atmos", "4dx", "35mm")),
+            Field("wheelchair_spaces", "int", min=1, max=8),
+        ), lifecycle=Lifecycle(
+            states=("in_service", "under_maintenance"), initial="in_service",
+            seed_weights=(5, 1),
+            transitions=(
+                Transition("take_offline", ("in_service",), "under_maintenance",
+                           "Take the screen out of service."),
+                Transition("return_to_service", ("under_maintenance",), "in_service",
+                           "Put the screen back in service."),
+            ))),
+        Entity("film_run", "film_runs", label="run_code", count=60,
+               description="A film booked into one screen for a range of dates.", fields=(
+            Field("run_code", "code", vocab=("RUN",)),
+            Field("film_id", "ref", ref="film", mutable=False),
+            Field("screen_id", "ref", ref="screen", mutable=False),
+            Field("opens_on", "date", min=-120, max=60, mutable=False),
+            Field("closes_on", "date", mutable=False),
+            Field("seat_capacity", "int", min=20, max=60),
+            Field("ticket_price", "money", min=800, max=2_400),
+        ), lifecycle=Lifecycle(
+            states=("on_sale", "scheduled", "ended", "cancelled"), initial="scheduled",
+            frozen=("ended", "cancelled"), seed_weights=(4, 2, 4, 1),
+            transitions=(
+                Transition("open_sales", ("scheduled",), "on_sale", "Open seat sales."),
+                Transition("end_run", ("on_sale",), "ended", "End the run."),
+                Transition("cancel", ("scheduled", "on_sale"), "cancelled",
+                           "Pull the film from the screen."),
+            )),
+            constraints=(
+                DateOrder("opens_on", "closes_on"),
+                NoOverlap("screen_id", "opens_on", "closes_on", ("scheduled", "on_sale")),
+                RefInState("screen_id", ("in_service",)),
+            )),
+        Entity("seat_booking", "seat_bookings", label="booking_reference", count=240,
+               description="Seats bought for a film run.", fields=(
+            Field("booking_reference", "code", vocab=("CIN",)),
+            Field("film_run_id", "ref", ref="film_run", mutable=False),
+            Field("purchaser_name", "name"),
+            Field("purchaser_email", "email"),
+            Field("seats", "int", min=1, max=12, mutable=False),
+            Field("ticket_type", "enum", values=(
+                "adult", "child", "senior", "student", "member", "family")),
+            Field("concession_combo", "bool"),
+        ), lifecycle=Lifecycle(
+            states=("booked", "collected", "refunded", "no_show"), initial="booked",
+            frozen=("collected", "refunded", "no_show"), seed_weights=(5, 4, 1, 1),
+            transitions=(
+                Transition("collect", ("booked",), "collected",
+                           "Collect tickets at the kiosk or box office."),
+                Transition("refund", ("booked",), "refunded", "Refund the booking."),
+                Transition("mark_no_show", ("booked",), "no_show",
+                           "Record that the seats were not used."),
+            )),
+            constraints=(
+                Capacity("film_run_id", "seat_capacity", ("booked", "collected"),
+                         amount="seats"),
+            )),
+    ),
+)
+
+ARCHETYPES = (EVENT_TICKETING, CINEMA_SHOWTIMES)
+
+_E, _C = "event_ticketing", "cinema_showtimes"
+
+LEAVES = (
+    Leaf("concert-ticket-marketplace", "Ticketmaster-like concert ticketing",
+         "Primary ticket sales for concerts at arenas and clubs, with allocations and "
+         "door scanning.", _E),
+    Leaf("broadway-theatre-box-office", "Theatre box office",
+         "A theatre's box office selling seats for plays and musicals.", _E),
+    Leaf("comedy-club-chain-box-office", "Comedy club ticketing",
+         "Ticket sales for stand-up nights at a chain of comedy clubs.", _E),
+    Leaf("sports-stadium-ticketing", "Stadium match ticketing",
+         "Match-day ticket sales for a football stadium's fixtures.", _E),
+    Leaf("music-festival-passes", "Music festival pass sales",
+         "Day and weekend passes for a summer music festival.", _E),
+    Leaf("opera-house-subscriptions", "Opera house ticketing",
+         "An opera house's performance ticketing with sections from orchestra to balcony.",
+         _E),
+    Leaf("tv-show-audience-tickets", "TV studio audience tickets",
+         "Free audience tickets for tapings of TV shows, with no-show handling.", _E),
+    Leaf("film-festival-screenings", "Film festival ticketing",
+         "Ticketing for a film festival's premieres and Q&A screenings.", _E),
+    Leaf("museum-special-exhibitions", "Museum special exhibition tickets",
+         "Timed tickets for a museum's blockbuster exhibitions.", _E),
+    Leaf("community-theatre-tickets", "Community theatre ticketing",
+         "A volunteer-run community theatre's show tickets.", _E),
+    Leaf("esports-arena-tickets", "Esports arena ticketing",
+         "Ticket sales for live esports finals at an arena.", _E),
+    Leaf("dance-recital-tickets", "Dance recital ticketing",
+         "A dance school's recital tickets sold to families.", _E),
+    Leaf("orchestra-concert-series", "Symphony orchestra ticketing",
+         "An orchestra's concert series with single tickets.", _E),
+    Leaf("nightclub-guestlist-tickets", "Nightclub event tickets",
+         "Advance tickets and guest-list entries for club nights.", _E),
+    Leaf("college-athletics-tickets", "College athletics ticketing",
+         "Tickets for a university's basketball and football games.", _E),
+    Leaf("circus-touring-tickets", "Touring circus ticketing",
+         "A touring circus's performances city by city with ticket allocations.", _E),
+    Leaf("conference-keynote-tickets", "Conference ticketing",
+         "Ticket sales for a tech conference's keynote and workshop days.", _E),
+    Leaf("planetarium-show-tickets", "Planetarium show tickets",
+         "A planetarium's dome-show tickets with small allocations.", _E),
+    Leaf("ticket-resale-exchange", "Fan-to-fan ticket resale exchange",
+         "A face-value resale exchange for sold-out events.", _E),
+    Leaf("wrestling-event-tickets", "Wrestling event ticketing",
+         "Tickets for a pro-wrestling promotion's live shows.", _E),
+    Leaf("multiplex-cinema-booking", "Multiplex cinema booking",
+         "A multiplex's film programming across screens and online seat sales.", _C),
+    Leaf("art-house-cinema-programming", "Art-house cinema programming",
+         "An independent cinema's film runs and member seat bookings.", _C),
+    Leaf("drive-in-theatre-booking", "Drive-in theatre booking",
+         "A drive-in's screens, double-feature runs and car-space bookings.", _C),
+    Leaf("imax-theatre-scheduling", "IMAX theatre scheduling",
+         "Programming and ticket sales for an IMAX theatre's large-format screens.", _C),
+    Leaf("outdoor-summer-cinema", "Outdoor summer cinema",
+         "An open-air cinema's summer programme and seat sales.", _C),
+    Leaf("film-society-screenings", "Film society screenings",
+         "A university film society's screenings and member bookings.", _C),
+    Leaf("luxury-dine-in-cinema", "Dine-in cinema reservations",
+         "A dine-in cinema's recliner seat bookings with food combos.", _C),
+    Leaf("cinema-chain-programming", "Cinema chain programming desk",
+         "A regional chain's central programming of film runs across auditoriums.", _C),
+    Leaf("kids-matinee-club", "Kids matinee club",
+         "Weekend children's matinee programming with family tickets.", _C),
+    Leaf("repertory-cinema-retrospectives", "Repertory cinema retrospectives",
+         "A repertory cinema's retrospectives and 35mm screenings.", _C),
+    Leaf("tv-premiere-screenings", "TV premiere screening events",
+         "Big-screen premiere screenings of TV season finales.", _C),
+    Leaf("documentary-cinema-house", "Documentary cinema house",
+         "A cinema dedicated to documentaries with film runs and bookings.", _C),
+    Leaf("anime-cinema-events", "Anime cinema event screenings",
+         "Limited-run anime feature screenings and seat sales.", _C),
+    Leaf("rooftop-cinema-club", "Rooftop cinema club",
+         "A rooftop cinema's seasonal screenings with headphone seats.", _C),
+    Leaf("university-campus-cinema", "Campus cinema",
+         "A student union cinema's weekly programme and student tickets.", _C),
+    Leaf("cinema-accessibility-screenings", "Accessible screening scheduler",
+         "Scheduling captioned and relaxed screenings with wheelchair-aware seating.", _C),
+    Leaf("silent-film-live-score", "Silent film live-score screenings",
+         "Silent-film screenings with live musical accompaniment.", _C),
+    Leaf("hotel-resort-cinema", "Resort cinema bookings",
+         "A holiday resort's in-house cinema programme and guest seat bookings.", _C),
+    Leaf("foreign-language-film-week", "Foreign-language film week",
+         "A cultural institute's annual foreign-language film week.", _C),
+    Leaf("cinema-loyalty-club-bookings", "Cinema membership club bookings",
+         "Seat bookings for a cinema membership club with member pricing.", _C),
+)

@@ -1,0 +1,123 @@
+"""Arguments drawn from the seeded data: calls that should succeed, and calls that break a rule.
+
+The pipeline's filters use them to test every generated tool and every generated rule, the same
+way for every environment. Each function proposes a few candidates; the filter tries them in
+order on fresh sessions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from typing import Any
+
+from .constraints import placeholders
+from .entity_schema import EPOCH, id_prefix
+from .spec import Capacity, DateOrder, Entity, Field, MaxPerParent, NoOverlap, RefInState
+
+__all__ = ["create_candidates", "plain_value", "missing_id", "rows", "stamps"]
+
+CANDIDATES = 5
+
+
+def missing_id(entity: Entity) -> str:
+    return f"{id_prefix(entity)}_0000000000"
+
+
+def rows(db: sqlite3.Connection, table: str, where: str = "1 = 1", params: tuple = (),
+         limit: int = CANDIDATES) -> list[dict[str, Any]]:
+    return [dict(r) for r in db.execute(
+        f"SELECT * FROM {table} WHERE {where} ORDER BY id LIMIT ?", (*params, limit))]
+
+
+def stamps(entity: Entity) -> set[str]:
+    return {t.stamp for t in entity.lifecycle.transitions if t.stamp} if entity.lifecycle else set()
+
+
+def plain_value(f: Field, k: int) -> Any:
+    """A valid value for a field that no constraint involves."""
+    if f.kind in ("int", "money"):
+        low = int(f.min if f.min is not None else 0)
+        high = int(f.max) if f.max is not None else low + 100
+        return min(high, low + 1 + k)
+    if f.kind == "float":
+        return float(f.min if f.min is not None else 1.0)
+    if f.kind == "bool":
+        return k % 2 == 0
+    if f.kind == "date":
+        return (EPOCH + dt.timedelta(days=10 + k)).isoformat()
+    if f.kind == "enum":
+        return f.values[k % len(f.values)]
+    if f.kind == "email":
+        return f"new.contact{k}@example.org"
+    if f.kind == "name":
+        return ["Jordan Lee", "Sam Rivera", "Alex Morgan", "Taylor Brooks", "Casey Kim"][k % 5]
+    if f.vocab:
+        return f.vocab[k % len(f.vocab)]
+    return f"New {f.name.replace('_', ' ')} {k + 1}"
+
+
+def _ref_candidates(db, entity: Entity, f: Field, tables: dict[str, str]) -> list[str]:
+    """Ids of referred rows that every constraint on this reference allows."""
+    table = tables[f.ref]
+    where, params = ["1 = 1"], []
+    for c in entity.constraints:
+        if isinstance(c, RefInState) and c.ref == f.name:
+            where.append(f"status IN ({placeholders(c.states)})")
+            params += list(c.states)
+        if isinstance(c, Capacity) and c.ref == f.name:
+            used = f"SUM({c.amount})" if c.amount else "COUNT(*)"
+            where.append(f"{c.capacity_field} - (SELECT COALESCE({used}, 0) FROM {entity.plural} "
+                         f"x WHERE x.{c.ref} = {table}.id AND x.status IN "
+                         f"({placeholders(c.live_states)})) >= 1")
+            params += list(c.live_states)
+        if isinstance(c, MaxPerParent) and c.ref == f.name:
+            where.append(f"(SELECT COUNT(*) FROM {entity.plural} x WHERE x.{c.ref} = {table}.id "
+                         f"AND x.status IN ({placeholders(c.live_states)})) < {c.limit}")
+            params += list(c.live_states)
+    found = db.execute(f"SELECT id FROM {table} WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
+                       (*params, CANDIDATES)).fetchall()
+    return [r[0] for r in found]
+
+
+def create_candidates(db: sqlite3.Connection, entity: Entity,
+                      tables: dict[str, str]) -> list[dict[str, Any]]:
+    """Arguments for create_<entity> that should pass every rule."""
+    skip = stamps(entity)
+    refs = {f.name: _ref_candidates(db, entity, f, tables)
+            for f in entity.fields if f.kind == "ref" and f.name not in skip}
+    windows = {c.start: c.end for c in entity.constraints if isinstance(c, NoOverlap | DateOrder)}
+    out = []
+    for k in range(CANDIDATES):
+        args: dict[str, Any] = {}
+        for f in entity.fields:
+            if f.name in skip or f.kind == "code":
+                continue
+            if f.kind == "ref":
+                if not refs[f.name]:
+                    break
+                args[f.name] = refs[f.name][k % len(refs[f.name])]
+            elif f.unique:
+                args[f.name] = _fresh_unique(f, k)
+            else:
+                args[f.name] = plain_value(f, k)
+        else:
+            for start, end in windows.items():
+                # Far enough in the future that no seeded booking is there.
+                first = EPOCH + dt.timedelta(days=400 + 11 * k)
+                args[start] = first.isoformat()
+                args[end] = (first + dt.timedelta(days=2)).isoformat()
+            for c in entity.constraints:
+                if isinstance(c, Capacity) and c.amount:
+                    amount = entity.field(c.amount)
+                    args[c.amount] = int(amount.min if amount.min is not None else 1)
+            out.append(args)
+    return out
+
+
+def _fresh_unique(f: Field, k: int) -> Any:
+    if f.kind in ("int", "money"):
+        return int(f.max) - k if f.max is not None else 900_000 + k
+    if f.kind == "email":
+        return f"fresh.{k}@example.org"
+    return f"Fresh {f.name.replace('_', ' ')} {k + 1}"

@@ -1,0 +1,135 @@
+"""The paper's three filters, run on every compiled environment.
+
+(a) *builds and loads*: the schema and seed build a template with intact foreign keys, and every
+    tool's schemas are valid (checked when the tools were declared);
+(b) *unit tests*: for every tool a success case and a failure case drawn from the seeded data,
+    and for every business rule a call that breaks it and is refused with the rule's code,
+    leaving the database unchanged;
+(c) *execution audit*: every read tool returns data on the seed, every mutating tool persists a
+    change, and every tool is callable with valid arguments drawn from the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentworld.servers import Environment, Session
+
+from .compile import CompiledEnvironment
+
+__all__ = ["FilterReport", "run_filters"]
+
+
+@dataclass
+class FilterReport:
+    env_id: str
+    builds: bool = False
+    unit_tests: bool = False
+    audit: bool = False
+    problems: list[str] = field(default_factory=list)
+    tools: int = 0
+    rules: int = 0
+    rows: int = 0
+
+    @property
+    def passed(self) -> bool:
+        return self.builds and self.unit_tests and self.audit
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"env_id": self.env_id, "builds": self.builds, "unit_tests": self.unit_tests,
+                "audit": self.audit, "tools": self.tools, "rules": self.rules,
+                "rows": self.rows, "problems": self.problems}
+
+
+def _has_data(tool: str, data: dict[str, Any]) -> bool:
+    """A read reply with something in it: a non-empty page, or an object with values."""
+    if "total" in data:
+        return data["total"] > 0
+    return any(v not in (None, [], {}, "") for v in data.values())
+
+
+def _first_success(env: Environment, tool: str, candidates) -> tuple[Session | None, Any]:
+    last = None
+    for args in candidates:
+        session = Session(env, seed=0)
+        result = session.call(tool, args)
+        if result.ok:
+            return session, result
+        last = result
+        session.close()
+    return None, last
+
+
+def _check_tools(env: Environment, compiled: CompiledEnvironment, db, report) -> tuple[bool, bool]:
+    unit_ok = audit_ok = True
+    template_hash = env.template.hash
+    for spec in env.tools:
+        probe = compiled.probes.get(spec.name)
+        if probe is None:
+            report.problems.append(f"{spec.name}: no probe")
+            unit_ok = audit_ok = False
+            continue
+        session, result = _first_success(env, spec.name, probe.success(db))
+        if session is None:
+            report.problems.append(f"{spec.name}: no valid call succeeded "
+                                   f"({result.error if result else 'no candidates'})")
+            unit_ok = audit_ok = False
+        else:
+            if spec.annotations.read_only and not _has_data(spec.name, result.data):
+                report.problems.append(f"{spec.name}: returned no data on the seed")
+                audit_ok = False
+            if not spec.annotations.read_only and session.hash() == template_hash:
+                report.problems.append(f"{spec.name}: succeeded but persisted nothing")
+                audit_ok = False
+            session.close()
+        if not _refuses(env, spec.name, probe.failure(db), probe.failure_code):
+            report.problems.append(f"{spec.name}: no failure case gave {probe.failure_code}")
+            unit_ok = False
+    return unit_ok, audit_ok
+
+
+def _refuses(env: Environment, tool: str, candidates, code: str) -> bool:
+    for args in candidates:
+        session = Session(env, seed=0)
+        result = session.call(tool, args)
+        unchanged = session.hash() == env.template.hash
+        session.close()
+        if result.code == code and unchanged:
+            return True
+    return False
+
+
+def run_filters(compiled: CompiledEnvironment) -> FilterReport:
+    report = FilterReport(compiled.card.id)
+    try:
+        env = Environment(compiled.definition).warm()
+    except Exception as exc:  # any build failure is what filter (a) reports
+        report.problems.append(f"build failed: {type(exc).__name__}: {exc}")
+        return report
+    report.builds = True
+    report.tools, report.rules = len(env.tools), len(compiled.rules)
+    db = env.template.clone()
+    try:
+        tables = [r[0] for r in db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
+        report.rows = sum(db.execute(f'SELECT COUNT(*) FROM "{t}"').fetchone()[0] for t in tables)
+        unit_ok, audit_ok = _check_tools(env, compiled, db, report)
+        for spec in compiled.rules:
+            if not _refuses_rule(env, spec, db):
+                report.problems.append(f"rule {spec.rule.id}: no breaking call was refused "
+                                       f"with {spec.rule.code}")
+                unit_ok = False
+    finally:
+        db.close()
+    report.unit_tests, report.audit = unit_ok, audit_ok
+    return report
+
+
+def _refuses_rule(env: Environment, spec, db) -> bool:
+    for tool, args in spec.breaker(db):
+        if tool not in spec.rule.tools:
+            continue
+        if _refuses(env, tool, [args], spec.rule.code):
+            return True
+    return False

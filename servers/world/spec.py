@@ -1,0 +1,171 @@
+"""The declarative form of a synthesized environment: archetypes, entities, lifecycles, rules.
+
+An *archetype* describes one kind of service (a lodging reservation system, a help desk, a
+clinical trial registry) as entities with typed fields, lifecycles and constraints. A *theme
+card* picks an archetype for one leaf of the taxonomy, names the service, and chooses its feature
+modules and its real-data source. The compiler (``compile.py``) turns a card into an ordinary
+:class:`~agentworld.servers.environment.EnvironmentDefinition`: nothing downstream knows the
+environment was synthesized.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Field", "Transition", "Lifecycle", "NoOverlap", "Capacity", "DateOrder", "RefInState",
+    "MaxPerParent", "Constraint", "Entity", "Archetype", "ThemeCard", "Leaf", "FIELD_KINDS",
+]
+
+# Field kinds and what they hold:
+#   text      short text from `vocab`
+#   code      a reference code the system issues (e.g. RSV-4F7K2Q; `vocab[0]` is the prefix):
+#             never an argument of create_<entity>, always unique, never changed
+#   name      a generated person's full name;  email: a generated person's email
+#   int/float numbers in [min, max];  money: integer cents in [min, max] (in the env's currency)
+#   bool      0/1;  date: YYYY-MM-DD within `min`..`max` days of the epoch
+#   enum      one of `values`;  ref: the id of a row of entity `ref`
+#   city, country, currency, company, ...: values from a real-data pool (see data.py)
+FIELD_KINDS = frozenset({"text", "code", "name", "email", "int", "float", "money", "bool",
+                         "date", "enum", "ref", "pool"})
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    kind: str
+    description: str = ""
+    vocab: tuple[str, ...] = ()       # text: phrases to draw from
+    values: tuple[str, ...] = ()      # enum: allowed values
+    source: str = ""                  # pool: which real-data pool (city, company, icd10, ...)
+    ref: str = ""                     # ref: the entity referred to
+    min: float | None = None
+    max: float | None = None
+    required: bool = True
+    unique: bool = False
+    mutable: bool = True              # changeable through update_<entity>
+    filterable: bool = False          # offered as an exact-match filter by search_<entities>
+
+
+@dataclass(frozen=True)
+class Transition:
+    """A lifecycle move, exposed as the tool ``<verb>_<entity>``."""
+
+    verb: str
+    sources: tuple[str, ...]
+    target: str
+    description: str
+    stamp: str = ""                   # a date field set to today's date by the move
+
+
+@dataclass(frozen=True)
+class Lifecycle:
+    states: tuple[str, ...]
+    initial: str
+    transitions: tuple[Transition, ...]
+    frozen: tuple[str, ...] = ()      # states in which update_<entity> is refused
+    seed_weights: tuple[int, ...] = ()  # how seeded rows spread over `states`
+
+
+@dataclass(frozen=True)
+class NoOverlap:
+    """No two live rows share ``resource`` with overlapping [start, end) dates."""
+
+    resource: str
+    start: str
+    end: str
+    live_states: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """Live rows referring to one ``parent`` row, summed over ``amount`` (or counted), never
+    exceed the parent's ``capacity_field``."""
+
+    ref: str
+    capacity_field: str
+    live_states: tuple[str, ...]
+    amount: str = ""
+
+
+@dataclass(frozen=True)
+class DateOrder:
+    start: str
+    end: str
+
+
+@dataclass(frozen=True)
+class RefInState:
+    """A new row may only refer to a ``ref`` row whose status is one of ``states``."""
+
+    ref: str
+    states: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MaxPerParent:
+    """At most ``limit`` live rows per referred ``ref`` row (e.g. 3 open loans per member)."""
+
+    ref: str
+    limit: int
+    live_states: tuple[str, ...]
+
+
+Constraint = NoOverlap | Capacity | DateOrder | RefInState | MaxPerParent
+
+
+@dataclass(frozen=True)
+class Entity:
+    name: str                         # singular snake_case: "booking"
+    plural: str                       # "bookings"
+    label: str                        # the field that names a row (searched by `query`)
+    fields: tuple[Field, ...]
+    count: int = 60                   # seeded rows
+    description: str = ""
+    lifecycle: Lifecycle | None = None
+    constraints: tuple[Constraint, ...] = ()
+    creatable: bool = True
+
+    def field(self, name: str) -> Field:
+        return next(f for f in self.fields if f.name == name)
+
+
+@dataclass(frozen=True)
+class Archetype:
+    id: str
+    l2: str
+    title: str
+    description: str
+    entities: tuple[Entity, ...]      # in dependency order: referred entities first
+    primary: str                      # the entity feature modules attach to
+    people: str = ""                  # the entity whose rows are people (authors, owners)
+    features: tuple[str, ...] = ()    # feature modules that suit this archetype
+
+    def entity(self, name: str) -> Entity:
+        return next(e for e in self.entities if e.name == name)
+
+
+@dataclass(frozen=True)
+class ThemeCard:
+    """One leaf of the taxonomy: which service it is and how it is built."""
+
+    id: str                           # environment id, e.g. "hostel-bookings-lisbon"
+    title: str
+    description: str
+    l1: str
+    l2: str
+    l3: str
+    archetype: str
+    features: tuple[str, ...]
+    region: str                       # ISO country code: cities, currency, holidays, names
+    seed: int
+
+
+@dataclass(frozen=True)
+class Leaf:
+    """A concrete service at the taxonomy's third level, written by hand per category."""
+
+    id: str                           # globally unique slug, the environment id
+    title: str                        # e.g. "Hostel booking desk"
+    description: str                  # one or two sentences: what the service is and does
+    archetype: str                    # an archetype id of the same module
