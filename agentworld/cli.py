@@ -20,8 +20,10 @@ from agentworld.servers import (
     default_catalog,
 )
 from agentworld.servers.errors import RuntimeFault
+from agentworld.servers.paths import task_dir, template_dir
 
 from .cli_tasks import add_task_commands
+from .cli_train import add_train_commands
 from .cli_world import add_world_commands
 
 __all__ = ["main"]
@@ -37,7 +39,10 @@ def _import_dir() -> Path:
 def _catalog() -> Catalog:
     """The shipped environments, plus the imported ones when the import directory exists."""
     import_dir = _import_dir()
-    return Catalog(import_dirs=[import_dir]) if import_dir.is_dir() else default_catalog()
+    if not import_dir.is_dir():
+        return default_catalog()
+    return Catalog(world=True, cache_dir=template_dir(), task_dir=task_dir(),
+                   import_dirs=[import_dir])
 
 
 def _print_json(value: Any) -> None:
@@ -209,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_world_commands(sub)
     add_task_commands(sub)
+    add_train_commands(sub)
 
     p = sub.add_parser("import", help="import environments from another format")
     formats = p.add_subparsers(dest="format", required=True)

@@ -7,26 +7,12 @@ import json
 import os
 from pathlib import Path
 
-__all__ = ["add_world_commands", "cache_root", "default_cache_dir", "default_task_dir"]
+from agentworld.servers.paths import task_dir, template_dir
 
+__all__ = ["add_world_commands", "default_cache_dir", "default_task_dir"]
 
-def cache_root() -> Path:
-    """$AGENTWORLD_CACHE_DIR, else agentworld's folder in the user's cache."""
-    explicit = os.environ.get("AGENTWORLD_CACHE_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "agentworld"
-
-
-def default_cache_dir() -> Path:
-    """Where built templates are kept."""
-    return cache_root() / "templates"
-
-
-def default_task_dir() -> Path:
-    """Where generated task sets are kept."""
-    return cache_root() / "tasks"
+default_cache_dir = template_dir
+default_task_dir = task_dir
 
 
 def cmd_build(args: argparse.Namespace) -> int:

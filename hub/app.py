@@ -107,6 +107,7 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
             finally:
                 tg.cancel_scope.cancel()
                 sessions.close_all()
+                catalog.close()  # stops the sandbox workers of imported environments
 
     app = FastAPI(title="agentworld hub", version="0.1.0", lifespan=lifespan)
     app.state.hub, app.state.settings, app.state.mcp = hub, settings, mcp

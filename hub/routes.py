@@ -16,7 +16,7 @@ from agentworld.servers import Catalog
 
 from .sessions import SessionManager
 
-__all__ = ["ResetRequest", "StepRequest", "build_router", "Hub"]
+__all__ = ["ResetRequest", "build_router", "Hub"]
 
 
 class ResetRequest(BaseModel):
@@ -25,11 +25,6 @@ class ResetRequest(BaseModel):
     task_id: str | None = Field(default=None, max_length=200)
     seed: int | None = Field(default=None, ge=0, le=2**63 - 1)
     max_steps: int | None = Field(default=None, ge=1, le=10_000)
-
-
-class StepRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    action: Any
 
 
 class Hub:

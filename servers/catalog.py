@@ -123,7 +123,7 @@ class Catalog:
                 out.append({"id": env_id, "title": m.title, "description": m.description,
                             "taxonomy": {"l1": m.taxonomy.l1, "l2": m.taxonomy.l2,
                                          "l3": m.taxonomy.l3},
-                            "kind": "hand-built" if env_id in self._modules else "added"})
+                            "kind": self._kind(env_id)})
         return out
 
     def close(self) -> None:
@@ -140,6 +140,13 @@ class Catalog:
                 if env is None:
                     env = self._loaded[env_id] = self._environment(env_id, definition)
         return env
+
+    def _kind(self, env_id: str) -> str:
+        if env_id in self._modules:
+            return "hand-built"
+        if env_id in self._definitions_added:
+            return "added"
+        return "imported"
 
     def is_synthesized(self, env_id: str) -> bool:
         return env_id in self._world_cards() and env_id not in self._definitions_added
@@ -167,8 +174,12 @@ _default: Catalog | None = None
 
 
 def default_catalog() -> Catalog:
-    """The process-wide catalog of every environment agentworld ships."""
+    """The process-wide catalog of every environment agentworld ships: the hand-built ones and
+    the synthesized world, with templates and generated tasks cached under ``paths.cache_root``.
+    """
     global _default
     if _default is None:
-        _default = Catalog()
+        from .paths import task_dir, template_dir
+
+        _default = Catalog(world=True, cache_dir=template_dir(), task_dir=task_dir())
     return _default

@@ -68,11 +68,12 @@ def _line(s: dict[str, Any]) -> str:
 
 
 async def evaluate(policy: Policy, tasks: Sequence[TaskRef], hub_url: str, *,
-                   token: str | None = None, concurrency: int = 1,
+                   token: str | None = None, concurrency: int | None = None,
                    progress: Callable[[EpisodeResult], None] | None = None) -> EvalReport:
-    """Play every task once. A hub error on one task counts as a failed episode (with the
+    """Play every task once, ``concurrency`` at a time (default: the policy's own
+    ``concurrency``, else 8). A hub error on one task counts as a failed episode (with the
     error recorded), not as a failed evaluation."""
-    limit = asyncio.Semaphore(max(1, concurrency))
+    limit = asyncio.Semaphore(max(1, concurrency or getattr(policy, "concurrency", 8)))
     async with HubClient(hub_url, token=token) as hub:
         async def one(task: TaskRef) -> EpisodeResult:
             async with limit:

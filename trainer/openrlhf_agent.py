@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import weakref
 from copy import deepcopy
 from typing import Any
 
@@ -52,13 +53,19 @@ class AgentExecutor(AgentExecutorBase):
         self.max_turn_tokens = int(turn) if turn else None
         self.cache = EnvInfoCache()
         # aiohttp sessions belong to one event loop; OpenRLHF's actor has one, tests have many.
-        self._clients: dict[int, HubClient] = {}
+        self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def _hub(self) -> HubClient:
-        key = id(asyncio.get_running_loop())
-        if key not in self._clients:
-            self._clients[key] = HubClient(self.hub_url, token=self.token)
-        return self._clients[key]
+        loop = asyncio.get_running_loop()
+        if loop not in self._clients:
+            self._clients[loop] = HubClient(self.hub_url, token=self.token)
+        return self._clients[loop]
+
+    async def aclose(self) -> None:
+        """Close this event loop's connections to the hub."""
+        client = self._clients.pop(asyncio.get_running_loop(), None)
+        if client is not None:
+            await client.close()
 
     async def execute(self, prompt, label, sampling_params, max_length: int, hf_tokenizer,
                       llm_engine, images=None):

@@ -10,6 +10,7 @@ scores 0, as a truncated OpenRLHF episode does.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -81,6 +82,8 @@ class HubToolEnv:
             except (HubClientError, OSError):
                 pass  # reaped already, or the hub is gone
         self._sid = None
+        # Pooled instances can outlive the hub; no connection is kept between episodes.
+        self._hub.close()
 
 
 def environment_class(env_id: str, tools: Sequence[dict[str, Any]], *, hub_url: str,
@@ -176,7 +179,13 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
             for r in task_rows(tasks)]
     reward = VerifierReward()
     run = GRPORun(history=reward.history)
+    # Small models need no activation checkpointing (TRL turns it on); it only costs time.
+    # transformers 5 renamed the flag; naming the new one keeps the old one's warning away.
+    names = {f.name for f in dataclasses.fields(GRPOConfig)}
+    checkpointing = ({"activation_checkpointing": False} if "activation_checkpointing" in names
+                     else {"gradient_checkpointing": False})
     args = GRPOConfig(
+        **checkpointing,
         output_dir=cfg.output_dir, use_cpu=cfg.use_cpu, bf16=False, fp16=False,
         per_device_train_batch_size=cfg.num_generations * cfg.prompts_per_step,
         num_generations=cfg.num_generations, max_completion_length=cfg.max_completion_length,

@@ -154,21 +154,36 @@ def _breaker_overlap(e: Entity, c: NoOverlap, tables):
     return breaker
 
 
+def _allowed_parents(e: Entity, ref: str) -> tuple[str, tuple]:
+    """SQL narrowing parents to those a RefInState on the same reference allows: a quota's
+    breaker must hit the quota, not the state rule."""
+    states = next((c.states for c in e.constraints
+                   if isinstance(c, RefInState) and c.ref == ref), None)
+    if not states:
+        return "1 = 1", ()
+    return f"p.status IN ({placeholders(states)})", tuple(states)
+
+
 def _breaker_capacity(e: Entity, c: Capacity, tables):
     table = tables[e.field(c.ref).ref]
 
     def breaker(db):
         used = f"SUM({c.amount})" if c.amount else "COUNT(*)"
+        allowed, allowed_params = _allowed_parents(e, c.ref)
         full = db.execute(
             f"SELECT p.id, p.{c.capacity_field} - (SELECT COALESCE({used}, 0) FROM {e.plural} x "
             f"WHERE x.{c.ref} = p.id AND x.status IN ({placeholders(c.live_states)})) AS room "
-            f"FROM {table} p ORDER BY room, p.id LIMIT 5", c.live_states).fetchall()
+            f"FROM {table} p WHERE {allowed} ORDER BY room, p.id LIMIT 5",
+            (*c.live_states, *allowed_params)).fetchall()
         calls = []
+        top = e.field(c.amount).max if c.amount else None
         for a in create_candidates(db, e, tables)[:1]:
             for parent_id, room in full:
                 args = {**a, c.ref: parent_id}
                 if c.amount:
                     args[c.amount] = max(int(room) + 1, 1)
+                    if top is not None and args[c.amount] > top:
+                        continue  # the schema would refuse it before the capacity rule
                 elif room > 0:
                     continue
                 calls.append((f"create_{e.name}", args))
@@ -180,10 +195,12 @@ def _breaker_max(e: Entity, c: MaxPerParent, tables):
     table = tables[e.field(c.ref).ref]
 
     def breaker(db):
+        allowed, allowed_params = _allowed_parents(e, c.ref)
         maxed = db.execute(
             f"SELECT p.id FROM {table} p WHERE (SELECT COUNT(*) FROM {e.plural} x WHERE "
             f"x.{c.ref} = p.id AND x.status IN ({placeholders(c.live_states)})) >= ? "
-            f"ORDER BY p.id LIMIT 5", (*c.live_states, c.limit)).fetchall()
+            f"AND {allowed} ORDER BY p.id LIMIT 5",
+            (*c.live_states, c.limit, *allowed_params)).fetchall()
         return [(f"create_{e.name}", {**a, c.ref: parent_id})
                 for a in create_candidates(db, e, tables)[:1] for (parent_id,) in maxed]
     return breaker

@@ -149,7 +149,9 @@ class SeedValues:
                      else rng.randint(low, high))
             value = max(low, min(high, value))
         elif f.kind == "float":
-            value = round(rng.uniform(f.min or 0.0, f.max or 100.0), 2)
+            low = f.min if f.min is not None else 0.0
+            high = f.max if f.max is not None else 100.0
+            value = min(high, max(low, round(rng.uniform(low, high), 2)))
         elif f.kind == "bool":
             value = int(rng.random() < 0.5)
         elif f.kind == "date":

@@ -14,7 +14,7 @@ import sqlite3
 from typing import Any
 
 from .entity_schema import EPOCH, SeedValues, id_prefix
-from .spec import Capacity, DateOrder, Entity, MaxPerParent, NoOverlap
+from .spec import Capacity, DateOrder, Entity, MaxPerParent, NoOverlap, RefInState
 
 __all__ = ["seed_entity"]
 
@@ -85,14 +85,18 @@ class _Ledger:
 
 
 def _draw(entity: Entity, i: int, values: SeedValues, ids: dict[str, list[str]],
-          fill_first: set[str]) -> dict[str, Any]:
+          fill_first: dict[str, str]) -> dict[str, Any]:
     rng = values.rng
     row: dict[str, Any] = {"id": f"{id_prefix(entity)}_{i + 1:06d}"}
     status = _status(entity, i, rng)
     for f in entity.fields:
         if f.kind == "ref":
             pool = ids[f.ref]
-            row[f.name] = pool[0] if f.name in fill_first and i % 3 == 0 else rng.choice(pool)
+            filled = fill_first.get(f.name)
+            # Each filled reference gets its own third of the rows, so two quotas on one
+            # entity never compete for the same rows.
+            turn = list(fill_first).index(f.name) if filled else 0
+            row[f.name] = filled if filled and i % 3 == turn % 3 else rng.choice(pool)
         else:
             row[f.name] = values.value(entity, f, i)
         if not f.required and f.kind != "ref" and rng.random() < 0.15:
@@ -106,11 +110,30 @@ def _draw(entity: Entity, i: int, values: SeedValues, ids: dict[str, list[str]],
     return row
 
 
+def _first_allowed(conn: sqlite3.Connection, entity: Entity, ref: str,
+                   ids: dict[str, list[str]], tables: dict[str, str]) -> str:
+    """The referred row to fill to its limit: the first one a new row may still attach to
+    (its state allowed by any RefInState on the same reference), so the quota rule is what
+    refuses the next one."""
+    pool = ids[entity.field(ref).ref]
+    states = next((c.states for c in entity.constraints
+                   if isinstance(c, RefInState) and c.ref == ref), None)
+    if states:
+        table = tables[entity.field(ref).ref]
+        marks = ", ".join("?" for _ in states)
+        row = conn.execute(f"SELECT id FROM {table} WHERE status IN ({marks}) ORDER BY id LIMIT 1",
+                           states).fetchone()
+        if row:
+            return row[0]
+    return pool[0]
+
+
 def seed_entity(conn: sqlite3.Connection, entity: Entity, values: SeedValues,
                 ids: dict[str, list[str]], tables: dict[str, str]) -> None:
     rng = values.rng
-    fill_first = {c.ref for c in entity.constraints
-                  if isinstance(c, MaxPerParent) or (isinstance(c, Capacity) and not c.amount)}
+    fill_first = {ref: _first_allowed(conn, entity, ref, ids, tables)
+                  for ref in {c.ref for c in entity.constraints if isinstance(c, MaxPerParent)
+                              or (isinstance(c, Capacity) and not c.amount)}}
     parents = {}
     for c in entity.constraints:
         if isinstance(c, Capacity):

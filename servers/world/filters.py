@@ -130,6 +130,12 @@ def _refuses_rule(env: Environment, spec, db) -> bool:
     for tool, args in spec.breaker(db):
         if tool not in spec.rule.tools:
             continue
+        # A call with unknown or missing argument names is refused by the schema whatever the
+        # rule does: it proves nothing. (Range and length rules may rest on the schema.)
+        schema = env.tool(tool).input_schema
+        if not set(args) <= set(schema.get("properties", {})) or not set(
+                schema.get("required", [])) <= set(args):
+            continue
         if _refuses(env, tool, [args], spec.rule.code):
             return True
     return False

@@ -67,6 +67,11 @@ class Lifecycle:
     seed_weights: tuple[int, ...] = ()  # how seeded rows spread over `states`
 
 
+# Capacity, MaxPerParent and NoOverlap are checked for rows in their ``live_states``: include the
+# entity's initial state there, or a create is never checked. The seeder fills the first
+# referred row a RefInState allows up to a quota's limit, so the rule has something to refuse.
+
+
 @dataclass(frozen=True)
 class NoOverlap:
     """No two live rows share ``resource`` with overlapping [start, end) dates."""

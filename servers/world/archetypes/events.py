@@ -212,7 +212,7 @@ LEAVES = (
          "Entries for 5k, 10k and half-marathon waves with limited places.", _T),
     Leaf("cooking-class-bookings", "Cooking class bookings",
          "A cookery school sells places on evening and weekend classes.", _T),
-    Leaf("comedy-club-tickets", "Comedy club tickets",
+    Leaf("comedy-club-show-nights", "Comedy club tickets",
          "Stand-up nights with early-bird, standard and front-row tiers.", _T),
     Leaf("charity-gala-tickets", "Charity gala tickets",
          "Tables and individual seats for a fundraising gala.", _T),

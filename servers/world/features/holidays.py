@@ -80,7 +80,7 @@ _REASON = s.nullable(s.string("Why it is not a business day: 'weekend' or 'holid
 
 def _add_tools(b: EnvBuilder, weekend: tuple[int, ...]) -> None:
     region = b.region
-    off = " and ".join(_WEEKDAYS[d] for d in weekend)
+    off = " or ".join(_WEEKDAYS[d] for d in weekend)
 
     def list_holidays(ctx: ToolContext, month: int | None = None) -> dict[str, Any]:
         where, params = "1 = 1", ()

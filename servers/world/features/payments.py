@@ -248,6 +248,6 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
         return [("record_payment", {t.key: r["id"], **args, "method": "card"}) for r in some
                 for args in ({"amount": 0}, {"amount": 5_000, "currency": "XTS"})]
 
-    b.add_rule(Rule("payment-amount-currency", "A payment is a positive amount, in the region's "
-                    "currency or one with an ECB reference rate.", ("record_payment",),
-                    "VALIDATION_ERROR"), bad)
+    b.add_rule(Rule("payment-amount-currency", f"A payment is a positive amount, in "
+                    f"{b.region.currency} or a currency with an ECB reference rate.",
+                    ("record_payment",), "VALIDATION_ERROR"), bad)

@@ -224,7 +224,7 @@ def _add_rules(b: EnvBuilder, t: Target, holidays: dict[str, str]) -> None:
     if not upcoming:
         return
     marks = ", ".join("?" for _ in upcoming)
-    b.add_rule(Rule("slot-not-on-holiday", "Nothing is booked on a public holiday of the "
-                    "region.", ("book_slot",), "PRECONDITION_FAILED"),
+    b.add_rule(Rule("slot-not-on-holiday", f"Nothing is booked on a public holiday of "
+                    f"{b.region.name}.", ("book_slot",), "PRECONDITION_FAILED"),
                lambda db: calls(db, f"status = 'open' AND slot_date IN ({marks})",
                                 tuple(upcoming)))

@@ -176,9 +176,13 @@ def _add_probes(b: EnvBuilder, t: Target) -> None:
     def share_ok(db):
         owned = rows(db, f"SELECT {t.key}, {grantee} AS owner FROM {table} WHERE role = 'owner' "
                          "ORDER BY id LIMIT 3")
-        others = [r["grantee"] for r in granted(db)]
-        return [{t.key: r[t.key], grantee: o, "role": "viewer", acting: r["owner"]}
-                for r in owned for o in others if o != r["owner"]][:3]
+        people = [r["grantee"] for r in rows(
+            db, f"SELECT DISTINCT {grantee} AS grantee FROM {table} ORDER BY 1 LIMIT 12")]
+        # Only people who hold no share of that item yet: sharing again is refused.
+        holders = {(r[t.key], r["grantee"]) for r in rows(
+            db, f"SELECT {t.key}, {grantee} AS grantee FROM {table}")}
+        return [{t.key: r[t.key], grantee: p, "role": "viewer", acting: r["owner"]}
+                for r in owned for p in people if (r[t.key], p) not in holders][:3]
 
     b.probes["share_item"] = Probe(
         share_ok, lambda db: [{**a, t.key: t.missing} for a in share_ok(db)], "NOT_FOUND",

@@ -4,6 +4,8 @@ and each behaves as its rules say."""
 from __future__ import annotations
 
 import dataclasses
+import random
+import sqlite3
 
 import pytest
 
@@ -12,6 +14,7 @@ from agentworld.servers.world.archetypes.lodging import STAY_RESERVATIONS
 from agentworld.servers.world.compile import compile_card
 from agentworld.servers.world.data import table
 from agentworld.servers.world.features import FEATURES
+from agentworld.servers.world.features._base import seed_people, target
 from agentworld.servers.world.features.attachments import MAX_BYTES
 from agentworld.servers.world.features.geo import great_circle_km
 from agentworld.servers.world.filters import run_filters
@@ -54,6 +57,13 @@ def test_all_features_together_pass_the_filters(region, people):
     assert all(f"feature:{f}" in tags for f in ALL)
     names = {d.name for d in compiled.definition.manifest.data_sources}
     assert len(names) >= 4  # people, cities, holidays, rates
+
+
+def test_generated_people_are_distinct():
+    archetype = dataclasses.replace(STAY_RESERVATIONS, people="")
+    t = target(archetype, {e.name: e.plural for e in archetype.entities})
+    names = seed_people(sqlite3.connect(":memory:"), t, random.Random(3), 300)
+    assert len(names) == len(set(names)) > 100
 
 
 def test_applies_reflects_the_archetype():

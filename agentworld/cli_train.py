@@ -1,0 +1,216 @@
+"""The trainer commands: ``train`` (GRPO with TRL or OpenRLHF), ``sft`` and ``eval``.
+
+Tasks come from the catalog (the shipped, synthesized and imported environments, with the
+generated task sets of ``--task-dir``); ``--envs`` also takes ``package.module:NAME`` for an
+environment under development. Without ``--hub-url`` a hub on a free loopback port serves the
+same catalog for the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shlex
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["add_train_commands"]
+
+
+def _catalog(args: argparse.Namespace):
+    from agentworld.servers import EnvironmentDefinition
+    from agentworld.servers.catalog import Catalog
+
+    from .cli_world import default_cache_dir, default_task_dir
+
+    task_dir = Path(args.task_dir) if args.task_dir else default_task_dir()
+    catalog = Catalog(world=True, cache_dir=default_cache_dir(),
+                      task_dir=task_dir if task_dir.is_dir() else None)
+    ids = []
+    for ref in args.envs:
+        if ":" in ref:
+            import importlib
+
+            module_name, _, attr = ref.partition(":")
+            definition = getattr(importlib.import_module(module_name), attr)
+            if not isinstance(definition, EnvironmentDefinition):
+                raise SystemExit(f"error: {ref} is not an EnvironmentDefinition")
+            catalog.add(definition)
+            ids.append(definition.manifest.id)
+        else:
+            ids.append(ref)
+    return catalog, ids
+
+
+def _tasks(args: argparse.Namespace, catalog, ids):
+    from agentworld.trainer.tasks import collect_tasks
+
+    splits = None if args.split == "all" else args.split.split(",")
+    return collect_tasks(catalog, ids, splits=splits, limit_per_env=args.limit_per_env)
+
+
+@contextlib.contextmanager
+def _hub(args: argparse.Namespace, catalog) -> Iterator[str]:
+    if args.hub_url:
+        yield args.hub_url
+        return
+    from agentworld.trainer.hub_runner import serve_hub
+
+    with serve_hub(catalog) as url:
+        yield url
+
+
+def _token(args: argparse.Namespace) -> str | None:
+    return args.token or os.environ.get("AGENTWORLD_TOKEN") or None
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from agentworld.trainer.evaluate import evaluate_sync
+    from agentworld.trainer.policies import make_policy
+
+    catalog, ids = _catalog(args)
+    tasks = _tasks(args, catalog, ids)
+    policy = make_policy(args.policy, max_new_tokens=args.max_new_tokens, seed=args.seed,
+                         api_key=os.environ.get("OPENAI_API_KEY"))
+    with _hub(args, catalog) as url:
+        report = evaluate_sync(policy, tasks, url, token=_token(args),
+                               concurrency=args.concurrency)
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2))
+    else:
+        print(report.table())
+    return 0
+
+
+def cmd_sft(args: argparse.Namespace) -> int:
+    from agentworld.trainer.models import load_policy
+    from agentworld.trainer.sft import SFTConfig, reference_transcripts, train_sft
+
+    catalog, ids = _catalog(args)
+    transcripts = reference_transcripts(catalog, _tasks(args, catalog, ids))
+    if not transcripts:
+        print("error: no task has a reference solution the verifier accepts", file=sys.stderr)
+        return 2
+    model, tokenizer = load_policy(args.model)
+    result = train_sft(model, tokenizer, transcripts,
+                       SFTConfig(epochs=args.epochs, learning_rate=args.lr,
+                                 batch_size=args.batch_size),
+                       out_dir=args.output, log=lambda e: print(json.dumps(e), flush=True))
+    print(json.dumps({"output": args.output, "examples": result.examples,
+                      "steps": result.steps, "seconds": round(result.seconds, 1),
+                      "final_loss": result.losses[-1] if result.losses else None}))
+    return 0
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    return _train_openrlhf(args) if args.backend == "openrlhf" else _train_trl(args)
+
+
+def _train_trl(args: argparse.Namespace) -> int:
+    from agentworld.trainer.models import load_policy
+    from agentworld.trainer.trl_backend import GRPORunConfig, train_grpo
+
+    catalog, ids = _catalog(args)
+    tasks = _tasks(args, catalog, ids)
+    model, tokenizer = load_policy(args.model)
+    cfg = GRPORunConfig(output_dir=args.output, steps=args.steps,
+                        num_generations=args.num_generations,
+                        prompts_per_step=args.prompts_per_step, learning_rate=args.lr,
+                        beta=args.kl, max_completion_length=args.max_completion_length,
+                        max_turns=args.max_turns, use_cpu=not args.gpu)
+    with _hub(args, catalog) as url:
+        run = train_grpo(model, tokenizer, tasks, url, cfg, token=_token(args),
+                         log=lambda p: print(json.dumps(p), flush=True))
+    print(json.dumps({"output": run.model_dir, "seconds": round(run.seconds, 1),
+                      "rollouts": len(run.history), "curve": run.curve}))
+    return 0
+
+
+def _train_openrlhf(args: argparse.Namespace) -> int:
+    from agentworld.trainer.openrlhf_backend import (
+        OpenRLHFConfig,
+        build_command,
+        launch,
+        write_dataset,
+    )
+
+    catalog, ids = _catalog(args)
+    dataset = Path(args.dataset_dir or Path(args.output) / "dataset")
+    counts = write_dataset(_tasks(args, catalog, ids), dataset)
+    model = args.model
+    if model == "smollm2":
+        from agentworld.trainer.models import smollm2_dir
+
+        model = str(smollm2_dir())
+    cfg = OpenRLHFConfig(model=model, dataset=str(dataset), output_dir=args.output,
+                         n_samples_per_prompt=args.num_generations,
+                         learning_rate=args.lr, kl_coef=args.kl or 1e-3, gpus=args.gpus,
+                         vllm_engines=args.vllm_engines,
+                         max_new_tokens=args.max_completion_length)
+    cmd = build_command(cfg)
+    hub_url = args.hub_url or "http://127.0.0.1:8000"
+    print(json.dumps({"dataset": str(dataset), "rows": counts}), file=sys.stderr)
+    print(f"AGENTWORLD_HUB_URL={shlex.quote(hub_url)} {shlex.join(cmd)}")
+    if not args.launch:
+        return 0
+    if not args.hub_url:
+        print("error: --launch needs --hub-url (a hub the Ray workers can reach)",
+              file=sys.stderr)
+        return 2
+    return launch(cmd, hub_url=hub_url, token=_token(args))
+
+
+def _common(p: argparse.ArgumentParser, *, split: str) -> None:
+    p.add_argument("--envs", nargs="+", required=True,
+                   help="environment ids, or package.module:NAME definitions")
+    p.add_argument("--split", default=split, help="train, eval, test, long_horizon, "
+                                                  "comma-separated, or all")
+    p.add_argument("--limit-per-env", type=int, default=None)
+    p.add_argument("--task-dir", help="generated task sets (default: the cache's tasks/)")
+    p.add_argument("--hub-url", help="a running hub (default: one started for this run)")
+    p.add_argument("--token", help="the hub's bearer token (default: $AGENTWORLD_TOKEN)")
+
+
+def add_train_commands(sub) -> None:
+    p = sub.add_parser("train", help="GRPO on the hub's tasks (TRL on CPU/GPU, OpenRLHF on GPU)")
+    _common(p, split="train")
+    p.add_argument("--backend", choices=["trl", "openrlhf"], default="trl")
+    p.add_argument("--model", default="smollm2", help="smollm2 or a model directory")
+    p.add_argument("--output", default="runs/grpo")
+    p.add_argument("--steps", type=int, default=20)
+    p.add_argument("--num-generations", type=int, default=4, help="samples per prompt")
+    p.add_argument("--prompts-per-step", type=int, default=2)
+    p.add_argument("--lr", type=float, default=2e-6)
+    p.add_argument("--kl", type=float, default=0.0, help="KL coefficient")
+    p.add_argument("--max-completion-length", type=int, default=256)
+    p.add_argument("--max-turns", type=int, default=6)
+    p.add_argument("--gpu", action="store_true", help="TRL: train on the GPU")
+    p.add_argument("--gpus", type=int, default=1, help="OpenRLHF: GPUs per node")
+    p.add_argument("--vllm-engines", type=int, default=1, help="OpenRLHF: vLLM engines")
+    p.add_argument("--dataset-dir", help="OpenRLHF: where to write the dataset")
+    p.add_argument("--launch", action="store_true", help="OpenRLHF: run the printed command")
+    p.set_defaults(func=cmd_train)
+
+    p = sub.add_parser("sft", help="SFT warm start on the tasks' reference solutions")
+    _common(p, split="train")
+    p.add_argument("--model", default="smollm2")
+    p.add_argument("--output", default="runs/sft")
+    p.add_argument("--epochs", type=int, default=2)
+    p.add_argument("--lr", type=float, default=5e-5)
+    p.add_argument("--batch-size", type=int, default=4)
+    p.set_defaults(func=cmd_sft)
+
+    p = sub.add_parser("eval", help="a policy on a task split: success and partial credit")
+    _common(p, split="eval")
+    p.add_argument("--policy", default="oracle",
+                   help="oracle, random, noop, smollm2, hf:PATH, openai:BASE_URL#MODEL "
+                        "(key: $OPENAI_API_KEY)")
+    p.add_argument("--max-new-tokens", type=int, default=128)
+    p.add_argument("--concurrency", type=int, default=None,
+                   help="episodes at a time (default: 8; a local model batches them)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_eval)

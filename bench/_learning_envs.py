@@ -1,0 +1,217 @@
+"""Two small environments for the learning benchmark, with many tasks of a few kinds each.
+
+``todo`` (to-do lists: complete an item, add an item) and ``stock`` (a shop's inventory: set a
+product's stock, answer its price after looking it up). Tasks of one kind differ only in their
+arguments, so the held-out tasks (every fourth one) test whether a model learnt the skill, not
+the task. Every verifier fails on the untouched database.
+"""
+
+from __future__ import annotations
+
+import random
+
+from agentworld.servers import (
+    DataSource,
+    EnvironmentDefinition,
+    Manifest,
+    Taxonomy,
+    Toolset,
+)
+from agentworld.servers import schema as s
+from agentworld.servers.tasks import Task, Verdict, VerifierInput
+
+__all__ = ["TODO", "STOCK", "DEFINITIONS"]
+
+LISTS = {"lst_home": "Home", "lst_work": "Work", "lst_errands": "Errands"}
+N_ITEMS = 30
+WORDS = ["milk", "bread", "stamps", "report", "slides", "tickets", "paint", "batteries",
+         "coffee", "invoice", "flowers", "tyres"]
+
+# -- todo ---------------------------------------------------------------------------------------
+TODO_SCHEMA = """
+CREATE TABLE lists (id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE items (id TEXT PRIMARY KEY, list_id TEXT NOT NULL REFERENCES lists(id),
+                    title TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'open');
+"""
+_LIST_IDS = list(LISTS)
+
+
+def _todo_seed(conn) -> None:
+    conn.executemany("INSERT INTO lists VALUES (?, ?)", LISTS.items())
+    conn.executemany("INSERT INTO items VALUES (?, ?, ?, 'open')",
+                     [(f"itm_{i}", _LIST_IDS[i % 3], f"Item {i}") for i in range(N_ITEMS)])
+
+
+ITEM = s.obj({"id": s.string(), "list_id": s.string(), "title": s.string(),
+              "status": s.enum(["open", "done"])})
+todo_tools = Toolset()
+
+
+@todo_tools.tool(description="List the items of a list.", read_only=True,
+                 input=s.obj({"list_id": s.identifier("The list's id, e.g. lst_home.")}),
+                 output=s.obj({"items": s.array(ITEM)}))
+def list_items(ctx, list_id):
+    ctx.require("lists", list_id, kind="list")
+    return {"items": ctx.all("SELECT * FROM items WHERE list_id = ? ORDER BY id", (list_id,))}
+
+
+@todo_tools.tool(description="Add an item to a list.",
+                 input=s.obj({"list_id": s.identifier("The list's id, e.g. lst_home."),
+                              "title": s.string("The item's title.", min_length=1)}),
+                 output=s.obj({"item": ITEM}))
+def add_item(ctx, list_id, title):
+    ctx.require("lists", list_id, kind="list")
+    item = {"id": ctx.ids.new("itm"), "list_id": list_id, "title": title, "status": "open"}
+    ctx.insert("items", item)
+    return {"item": item}
+
+
+@todo_tools.tool(description="Mark an item done. Item ids look like itm_12.",
+                 input=s.obj({"item_id": s.identifier("The item's id, e.g. itm_12.")}),
+                 output=s.obj({"item": ITEM}))
+def complete_item(ctx, item_id):
+    item = ctx.require("items", item_id, kind="item")
+    ctx.update("items", item_id, {"status": "done"})
+    return {"item": {**item, "status": "done"}}
+
+
+def _complete_verifier(item_id: str):
+    def verify(run: VerifierInput) -> Verdict:
+        row = run.final_one("SELECT status FROM items WHERE id = ?", (item_id,))
+        done = row is not None and row["status"] == "done"
+        others = run.final.execute("SELECT count(*) FROM items WHERE status = 'done' AND id <> ?",
+                                   (item_id,)).fetchone()[0]
+        return Verdict.from_checks({"done": done, "nothing else": done and others == 0})
+    return verify
+
+
+def _add_verifier(list_id: str, title: str):
+    def verify(run: VerifierInput) -> Verdict:
+        n = run.final.execute("SELECT count(*) FROM items WHERE list_id = ? AND lower(title) = ?",
+                              (list_id, title.lower())).fetchone()[0]
+        total = run.final.execute("SELECT count(*) FROM items").fetchone()[0]
+        return Verdict.from_checks({"added": n >= 1, "once": n == 1 and total == N_ITEMS + 1})
+    return verify
+
+
+def _todo_tasks() -> tuple[Task, ...]:
+    tasks = []
+    for i in range(N_ITEMS):
+        tasks.append(Task(
+            id=f"complete-{i}", env_id="todo", prompt=f"Mark 'Item {i}' as done.",
+            verifier=_complete_verifier(f"itm_{i}"), max_steps=4,
+            reference_calls=(("complete_item", {"item_id": f"itm_{i}"}),)))
+    for k, word in enumerate(WORDS):
+        list_id = _LIST_IDS[k % 3]
+        title = f"Buy {word}"
+        tasks.append(Task(
+            id=f"add-{word}", env_id="todo",
+            prompt=f"Add '{title}' to the {LISTS[list_id]} list ({list_id}).",
+            verifier=_add_verifier(list_id, title), max_steps=4,
+            reference_calls=(("add_item", {"list_id": list_id, "title": title}),)))
+    return _with_splits(tasks)
+
+
+# -- stock --------------------------------------------------------------------------------------
+STOCK_SCHEMA = """
+CREATE TABLE products (sku TEXT PRIMARY KEY, name TEXT NOT NULL, price TEXT NOT NULL,
+                       stock INTEGER NOT NULL);
+"""
+N_PRODUCTS = 24
+
+
+def _products() -> list[tuple[str, str, str, int]]:
+    rng = random.Random(7)
+    cents = ["00", "50", "25", "99"]
+    return [(f"SKU-{100 + i}", f"Product {100 + i}", f"{rng.randint(2, 99)}.{rng.choice(cents)}",
+             rng.randint(0, 60)) for i in range(N_PRODUCTS)]
+
+
+def _stock_seed(conn) -> None:
+    conn.executemany("INSERT INTO products VALUES (?, ?, ?, ?)", _products())
+
+
+PRODUCT = s.obj({"sku": s.string(), "name": s.string(), "price": s.string(),
+                 "stock": s.integer()})
+stock_tools = Toolset()
+
+
+@stock_tools.tool(description="Look up a product by its SKU.", read_only=True,
+                  input=s.obj({"sku": s.identifier("The product's SKU, e.g. SKU-101.")}),
+                  output=s.obj({"product": PRODUCT}))
+def get_product(ctx, sku):
+    return {"product": ctx.require("products", sku, kind="product", column="sku")}
+
+
+@stock_tools.tool(description="Set how many units of a product are in stock.",
+                  input=s.obj({"sku": s.identifier("The product's SKU, e.g. SKU-101."),
+                               "quantity": s.integer("Units in stock.", minimum=0)}),
+                  output=s.obj({"product": PRODUCT}))
+def set_stock(ctx, sku, quantity):
+    product = ctx.require("products", sku, kind="product", column="sku")
+    ctx.update("products", sku, {"stock": quantity}, column="sku")
+    return {"product": {**product, "stock": quantity}}
+
+
+def _stock_verifier(sku: str, quantity: int):
+    def verify(run: VerifierInput) -> Verdict:
+        sql = "SELECT sku, stock FROM products WHERE sku <> ? ORDER BY sku"
+        others_same = (run.final.execute(sql, (sku,)).fetchall()
+                       == run.initial.execute(sql, (sku,)).fetchall())
+        row = run.final_one("SELECT stock FROM products WHERE sku = ?", (sku,))
+        ok = row is not None and row["stock"] == quantity
+        return Verdict.from_checks({"stock set": ok, "nothing else": ok and others_same})
+    return verify
+
+
+def _price_verifier(price: str):
+    def verify(run: VerifierInput) -> Verdict:
+        answer = (run.answer or "").strip().lstrip("$")
+        return Verdict.from_checks({"answer": answer == price})
+    return verify
+
+
+def _stock_tasks() -> tuple[Task, ...]:
+    rng = random.Random(11)
+    tasks = []
+    for sku, _name, price, stock in _products():
+        quantity = next(q for q in iter(lambda: rng.randint(1, 80), None) if q != stock)
+        tasks.append(Task(
+            id=f"set-{sku}", env_id="stock", prompt=f"Set the stock of {sku} to {quantity}.",
+            verifier=_stock_verifier(sku, quantity), max_steps=4,
+            reference_calls=(("set_stock", {"sku": sku, "quantity": quantity}),)))
+        tasks.append(Task(
+            id=f"price-{sku}", env_id="stock", prompt=f"What is the price of {sku}?",
+            verifier=_price_verifier(price), max_steps=4, reference_answer=price,
+            reference_calls=(("get_product", {"sku": sku}),)))
+    return _with_splits(tasks)
+
+
+def _with_splits(tasks: list[Task]) -> tuple[Task, ...]:
+    """Every fourth task of each kind is held out (split ``eval``)."""
+    seen: dict[str, int] = {}
+    out = []
+    for task in tasks:
+        kind = task.id.split("-")[0]
+        n = seen[kind] = seen.get(kind, -1) + 1
+        split = "eval" if n % 4 == 3 else "train"
+        out.append(Task(**{**task.__dict__, "metadata": {**task.metadata, "split": split}}))
+    return tuple(out)
+
+
+def _manifest(env_id: str, title: str, description: str, taxonomy: Taxonomy) -> Manifest:
+    return Manifest(id=env_id, version="1.0.0", title=title, description=description,
+                    taxonomy=taxonomy, rules=(),
+                    data_sources=(DataSource("generated", "CC0-1.0", "Written for the bench."),))
+
+
+TODO = EnvironmentDefinition(
+    manifest=_manifest("todo", "To-do lists", "Three to-do lists of numbered items.",
+                       Taxonomy("Communication & General Utilities", "Productivity",
+                                "To-do list")),
+    schema_sql=TODO_SCHEMA, seed=_todo_seed, tools=todo_tools, tasks=_todo_tasks())
+STOCK = EnvironmentDefinition(
+    manifest=_manifest("stock", "Shop inventory", "A shop's products, prices and stock.",
+                       Taxonomy("Data Storage & Databases", "Inventory", "Stock keeping")),
+    schema_sql=STOCK_SCHEMA, seed=_stock_seed, tools=stock_tools, tasks=_stock_tasks())
+DEFINITIONS = (TODO, STOCK)

@@ -1,0 +1,85 @@
+"""One prompt rendering and one tool-call parser for every backend."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+import pytest
+
+from agentworld.servers.taskgen.export import task_row
+from agentworld.servers.taskgen.record import TaskRecord
+from agentworld.trainer.prompting import (
+    CHAT_TEMPLATE,
+    SUBMIT_TOOL,
+    chat_messages,
+    parse_tool_call,
+    tool_functions,
+    tool_schemas,
+)
+
+transformers = pytest.importorskip("transformers")
+
+TOOL = {"name": "book", "description": "Book a seat.\nOnly open flights.",
+        "inputSchema": {"type": "object", "required": ["flight", "seats"],
+                        "properties": {"flight": {"type": "string", "description": "Flight id"},
+                                       "seats": {"type": "integer"},
+                                       "class": {"type": "string",
+                                                 "enum": ["economy", "business"]},
+                                       "tags": {"type": "array", "items": {"type": "string"}}}}}
+
+
+def test_schemas_carry_the_tool_json_schema():
+    [schema, submit] = tool_schemas([TOOL, SUBMIT_TOOL])
+    fn = schema["function"]
+    assert fn["name"] == "book" and fn["description"] == "Book a seat. Only open flights."
+    props = fn["parameters"]["properties"]
+    assert props["flight"] == {"type": "string", "description": "Flight id"}
+    assert props["seats"]["type"] == "integer"
+    # `class` is a Python keyword: renamed for the signature, renamed back on the call.
+    assert props["class_"]["enum"] == ["economy", "business"]
+    assert props["tags"] == {"type": "array", "items": {"type": "string"}, "description": "tags"}
+    assert fn["parameters"]["required"] == ["flight", "seats"]
+    assert submit["function"]["name"] == "submit"
+    assert "answer" in submit["function"]["parameters"]["properties"]
+
+
+def test_tool_function_calls_with_the_original_argument_names():
+    calls = []
+    [fn] = tool_functions([TOOL], lambda name, args: calls.append((name, args)) or "ok")
+    assert fn(flight="F1", seats=2, class_="business") == "ok"
+    assert calls == [("book", {"flight": "F1", "seats": 2, "class": "business"})]
+    assert fn.__signature__.parameters["class_"].annotation == Literal["economy", "business"]
+
+
+def test_chat_messages_are_the_exported_rows():
+    record = TaskRecord(id="t1", env_id="e", kind="graph", prompt="Do it.", checks=[],
+                        reference_calls=[])
+    row = task_row(record, env_title="Env", tool_names=["a", "b"])
+    assert chat_messages(env_title="Env", tool_names=["a", "b"], task_prompt="Do it.") == \
+        row["prompt"]
+
+
+def test_template_is_trl_qwen2_5_so_trl_parses_its_tool_calls():
+    chat_template_utils = pytest.importorskip("trl.chat_template_utils")
+    assert CHAT_TEMPLATE == chat_template_utils.qwen2_5_chat_template
+
+
+@pytest.mark.parametrize("text, name, args", [
+    ('<tool_call>\n{"name": "list_items", "arguments": {"list_id": "lst_home"}}\n</tool_call>'
+     "<|im_end|>", "list_items", {"list_id": "lst_home"}),
+    ('Sure. <tool_call>{"name": "x", "arguments": "{\\"a\\": 1}"}</tool_call>', "x", {"a": 1}),
+    ('<tool_call>{"name": "x"}', "x", {}),                      # cut off before the close tag
+])
+def test_parse_tool_call(text, name, args):
+    parsed = parse_tool_call(text)
+    assert (parsed.name, parsed.arguments) == (name, args)
+    assert parsed.action() == {"name": name, "arguments": args}
+
+
+def test_plain_text_is_the_final_answer_and_bad_calls_go_to_the_hub_as_written():
+    assert parse_tool_call(" 5 <|im_end|>").action() == {"name": "submit",
+                                                          "arguments": {"answer": "5"}}
+    bad = parse_tool_call('<tool_call>{"name": "x", "arguments": [1]}</tool_call>')
+    assert bad.error and json.loads(bad.action()) == {"name": "x", "arguments": [1]}
+    assert parse_tool_call("<tool_call>{nope</tool_call>").action() == "{nope"
