@@ -22,6 +22,7 @@ from agentworld.servers import (
 from agentworld.servers.errors import RuntimeFault
 from agentworld.servers.paths import task_dir, template_dir
 
+from .cli_evolve import add_evolve_commands
 from .cli_tasks import add_task_commands
 from .cli_train import add_train_commands
 from .cli_world import add_world_commands
@@ -215,6 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_world_commands(sub)
     add_task_commands(sub)
     add_train_commands(sub)
+    add_evolve_commands(sub)
 
     p = sub.add_parser("import", help="import environments from another format")
     formats = p.add_subparsers(dest="format", required=True)

@@ -76,6 +76,7 @@ class Environment:
         self._template: Template | None = None
         self._lock = threading.Lock()
         self._task_source: Callable[[], tuple[Task, ...]] | None = None
+        self._tasks_lock = threading.Lock()
         self._more_tasks: tuple[Task, ...] | None = None
 
     @property
@@ -109,7 +110,8 @@ class Environment:
         if self._task_source is None:
             return self.definition.tasks
         if self._more_tasks is None:
-            with self._lock:
+            # Its own lock: generating tasks builds the template, which takes self._lock.
+            with self._tasks_lock:
                 if self._more_tasks is None:
                     self._more_tasks = tuple(self._task_source())
         return self.definition.tasks + self._more_tasks

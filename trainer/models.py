@@ -114,7 +114,8 @@ def make_tiny_model(out: str | Path, corpus: Iterable[str], *, vocab_size: int =
     from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
 
     bpe = Tokenizer(models.BPE())
-    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    # No word splitting: merges span spaces and punctuation, so prompts are short.
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
     bpe.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=_SPECIAL,
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())

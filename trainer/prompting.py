@@ -127,10 +127,12 @@ def _tool_function(tool: Mapping[str, Any], call: Callable | None, method: bool)
 
 
 def tool_schemas(tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """The OpenAI-style function schemas transformers renders for :func:`tool_functions`."""
+    """The OpenAI-style function schemas transformers renders for :func:`tool_functions`,
+    sorted by name: the order in which TRL lists an environment class's methods."""
     from transformers.utils import get_json_schema
 
-    return [get_json_schema(fn) for fn in tool_functions(tools, lambda *_: None)]
+    functions = sorted(tool_functions(tools, lambda *_: None), key=lambda fn: fn.__name__)
+    return [get_json_schema(fn) for fn in functions]
 
 
 def render_prompt(tokenizer, messages: Sequence[Mapping[str, Any]],

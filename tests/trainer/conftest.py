@@ -51,7 +51,7 @@ def tiny_model_dir(tmp_path_factory, transcripts):
 
     corpus = [CHAT_TEMPLATE] + [json.dumps(t.messages) + json.dumps(t.schemas)
                                 for t in transcripts] * 4
-    return make_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus, vocab_size=1024,
+    return make_tiny_model(tmp_path_factory.mktemp("tiny-model"), corpus, vocab_size=2048,
                            hidden_size=128)
 
 
@@ -64,7 +64,7 @@ def tiny_sft_dir(tmp_path_factory, tiny_model_dir, transcripts):
     model, tokenizer = load_policy(tiny_model_dir)
     out = tmp_path_factory.mktemp("tiny-sft")
     result = train_sft(model, tokenizer, list(transcripts) * 4,
-                       SFTConfig(epochs=14, learning_rate=5e-3, batch_size=2, warmup_ratio=0.05),
+                       SFTConfig(epochs=20, learning_rate=5e-3, batch_size=2, warmup_ratio=0.05),
                        out_dir=out)
     assert result.losses[-1] < result.losses[0] / 10
     return out

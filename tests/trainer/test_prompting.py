@@ -30,7 +30,7 @@ TOOL = {"name": "book", "description": "Book a seat.\nOnly open flights.",
 
 
 def test_schemas_carry_the_tool_json_schema():
-    [schema, submit] = tool_schemas([TOOL, SUBMIT_TOOL])
+    [schema, submit] = tool_schemas([SUBMIT_TOOL, TOOL])      # sorted by name
     fn = schema["function"]
     assert fn["name"] == "book" and fn["description"] == "Book a seat. Only open flights."
     props = fn["parameters"]["properties"]

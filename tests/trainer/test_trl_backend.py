@@ -21,16 +21,27 @@ from agentworld.trainer.trl_backend import (  # noqa: E402
 )
 
 
-def test_environment_tools_render_like_openrlhf(hub_url, tiny_catalog):
+def test_environment_tools_render_like_openrlhf(hub_url, tiny_catalog, tiny_tasks,
+                                                tiny_model_dir):
     from transformers.utils import get_json_schema
 
     [cls] = environment_factories(["tiny"], hub_url=hub_url).values()
     env = cls()
-    methods = [getattr(env, name) for name in ("list_items", "add_item", "complete_item",
-                                               "write_then_crash", "submit")]
+    methods = [getattr(env, name) for name in ("add_item", "complete_item", "list_items",
+                                               "submit", "write_then_crash")]
     expected = tool_schemas([*tiny_catalog.load("tiny").tool_list(), SUBMIT_TOOL])
     assert [get_json_schema(m) for m in methods] == expected
     assert not hasattr(env, "get_reward")   # the reward needs the final reply: a reward func
+    # The prompt TRL renders (methods as tools) is the one OpenRLHF's agent renders.
+    from transformers import AutoTokenizer
+
+    from agentworld.trainer.prompting import render_prompt
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    messages = tiny_tasks[0].messages()
+    assert tokenizer.apply_chat_template(conversation=messages, tools=methods, tokenize=False,
+                                         add_generation_prompt=True) == \
+        render_prompt(tokenizer, messages, expected)
 
 
 def test_environment_steps_the_hub_and_the_verifier_scores(hub_url):

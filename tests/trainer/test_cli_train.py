@@ -1,0 +1,30 @@
+"""``agentworld sft`` and ``agentworld train --backend trl`` end to end on the tiny model (each
+run starts its own hub on a free loopback port)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("trl")
+pytestmark = pytest.mark.filterwarnings("ignore:.*gradient_checkpointing.*:FutureWarning")
+
+TINY = "tests.fixtures.tiny_env:DEFINITION"
+
+
+def test_sft_then_train(tiny_model_dir, tmp_path, capsys):
+    from agentworld.cli import main
+
+    sft_out = tmp_path / "sft"
+    assert main(["sft", "--envs", TINY, "--model", str(tiny_model_dir), "--epochs", "1",
+                 "--output", str(sft_out)]) == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["examples"] == 2 and (sft_out / "config.json").exists()
+
+    assert main(["train", "--backend", "trl", "--envs", TINY, "--model", str(sft_out),
+                 "--steps", "1", "--num-generations", "2", "--prompts-per-step", "1",
+                 "--max-completion-length", "64", "--output", str(tmp_path / "grpo")]) == 0
+    result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert result["rollouts"] == 2 and [p["step"] for p in result["curve"]] == [1]
+    assert (tmp_path / "grpo" / "config.json").exists()
