@@ -17,10 +17,10 @@ from agentworld.servers import (
     EnvironmentDefinition,
     Session,
     UnknownEnvironmentError,
-    default_catalog,
 )
+from agentworld.servers.catalog import configured_catalog
 from agentworld.servers.errors import RuntimeFault
-from agentworld.servers.paths import task_dir, template_dir
+from agentworld.servers.paths import import_dir
 
 from .cli_evolve import add_evolve_commands
 from .cli_tasks import add_task_commands
@@ -32,18 +32,9 @@ __all__ = ["main"]
 DEFAULT_IMPORT_DIR = "~/.agentworld/imported"
 
 
-def _import_dir() -> Path:
-    """Where imported environments live: $AGENTWORLD_IMPORT_DIR, else ~/.agentworld/imported."""
-    return Path(os.environ.get("AGENTWORLD_IMPORT_DIR") or DEFAULT_IMPORT_DIR).expanduser()
-
-
 def _catalog() -> Catalog:
     """The shipped environments, plus the imported ones when the import directory exists."""
-    import_dir = _import_dir()
-    if not import_dir.is_dir():
-        return default_catalog()
-    return Catalog(world=True, cache_dir=template_dir(), task_dir=task_dir(),
-                   import_dirs=[import_dir])
+    return configured_catalog()
 
 
 def _print_json(value: Any) -> None:
@@ -160,7 +151,7 @@ def _call_once(args: argparse.Namespace, catalog: Catalog) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from agentworld.servers.imported import ReleaseError, import_release
 
-    out = Path(args.out).expanduser() if args.out else _import_dir()
+    out = Path(args.out).expanduser() if args.out else import_dir()
     try:
         report = import_release(Path(args.path), out)
     except ReleaseError as exc:

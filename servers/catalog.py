@@ -20,7 +20,7 @@ from .template_cache import TemplateCache
 if TYPE_CHECKING:
     from .imported.pool import WorkerPool
 
-__all__ = ["Catalog", "default_catalog"]
+__all__ = ["Catalog", "default_catalog", "configured_catalog"]
 
 # Hand-built reference environments: id -> module exposing DEFINITION.
 REFERENCE_ENVIRONMENTS = {
@@ -174,12 +174,19 @@ _default: Catalog | None = None
 
 
 def default_catalog() -> Catalog:
-    """The process-wide catalog of every environment agentworld ships: the hand-built ones and
-    the synthesized world, with templates and generated tasks cached under ``paths.cache_root``.
-    """
+    """The process-wide catalog: the hand-built environments, the synthesized world, and what
+    ``agentworld import`` wrote (``paths.import_dir``), with templates and generated tasks cached
+    under ``paths.cache_root``."""
     global _default
     if _default is None:
-        from .paths import task_dir, template_dir
-
-        _default = Catalog(world=True, cache_dir=template_dir(), task_dir=task_dir())
+        _default = configured_catalog()
     return _default
+
+
+def configured_catalog() -> Catalog:
+    """A new catalog of everything, with the directories the environment variables name now
+    (``paths``): what entrypoints use."""
+    from .paths import import_dir, task_dir, template_dir
+
+    imports = [import_dir()] if import_dir().is_dir() else []
+    return Catalog(world=True, cache_dir=template_dir(), task_dir=task_dir(), import_dirs=imports)

@@ -117,7 +117,7 @@ class Environment:
         return self.definition.tasks + self._more_tasks
 
     def task(self, task_id: str) -> Task | None:
-        return next((t for t in self.definition.tasks if t.id == task_id), None)
+        return next((t for t in self.tasks if t.id == task_id), None)
 
     def warm(self) -> Environment:
         """Build the template database now rather than on the first session."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["cache_root", "template_dir", "task_dir"]
+__all__ = ["cache_root", "template_dir", "task_dir", "import_dir"]
 
 
 def cache_root() -> Path:
@@ -27,3 +27,8 @@ def template_dir() -> Path:
 
 def task_dir() -> Path:
     return cache_root() / "tasks"
+
+
+def import_dir() -> Path:
+    """Where ``agentworld import`` writes: $AGENTWORLD_IMPORT_DIR, else ~/.agentworld/imported."""
+    return Path(os.environ.get("AGENTWORLD_IMPORT_DIR") or "~/.agentworld/imported").expanduser()

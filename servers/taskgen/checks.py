@@ -68,6 +68,11 @@ def evaluate(check: Check, run: VerifierInput) -> bool:
         return not _rows(run.final, check["table"], check["match"])
     if kind == "answer_includes":
         return all(_answer_has(run.answer, v) for v in check["values"])
+    if kind == "called":
+        # The agent looked it up: an answer without the lookup is a guess.
+        return any(step.ok and step.tool == check["tool"]
+                   and all(step.arguments.get(k) == v for k, v in check["arguments"].items())
+                   for step in run.trajectory)
     if kind == "count_changed":
         # How many rows of a table differ from the initial state (ignoring timing columns).
         return _changed_rows(run, check["table"]) == check["expected"]

@@ -57,7 +57,10 @@ def graph_task(env: Environment, graph: ToolGraph, rng: random.Random, *, length
         found = answer_check(chain)
         if found:
             check, ask = found
-            checks.append(check)
+            last = chain.steps[-1]
+            lookup = {k: v for k, v in last.arguments.items() if k not in ("limit", "cursor")}
+            checks += [check, {"kind": "called", "tool": last.tool, "arguments": lookup,
+                               "points": 1, "name": f"called {last.tool}"}]
             answer = str(check["values"][0])
     checks = _without_initially_true(env, checks)
     if not any(not c.get("guard") for c in checks):

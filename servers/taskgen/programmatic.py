@@ -47,6 +47,11 @@ def _refs(entity: Entity):
     return [f for f in entity.fields if f.kind == "ref"]
 
 
+def _looked_up(entity: Entity, arguments: dict[str, Any]) -> dict[str, Any]:
+    return {"kind": "called", "tool": f"search_{entity.plural}", "arguments": arguments,
+            "points": 1, "name": f"looked up the {_words(entity.plural)}"}
+
+
 def _bulk_transition(c: CompiledEnvironment, db, rng: random.Random, long: bool):
     """Move every row of one state with a date before a cut-off along a transition."""
     options = [(e, t) for e in c.archetype.entities if e.lifecycle
@@ -108,7 +113,8 @@ def _sum_of_field(c: CompiledEnvironment, db, rng: random.Random, long: bool):
               f"{_words(entity.plural)} of {_words(parent.name)} "
               f'"{_label(db, parent, parent_id)}" ({parent_id})? Answer with the number.')
     calls = _page_calls(f"search_{entity.plural}", {ref.name: parent_id, "status": state}, count)
-    checks = [{"kind": "answer_includes", "values": [total], "points": 1, "name": "answer: total"}]
+    checks = [{"kind": "answer_includes", "values": [total], "points": 1, "name": "answer: total"},
+              _looked_up(entity, {ref.name: parent_id})]
     return prompt, calls, checks, str(total)
 
 
@@ -164,7 +170,8 @@ def _count_in_state(c: CompiledEnvironment, db, rng: random.Random, long: bool):
     prompt = (f"How many {state} {_words(entity.plural)} does {_words(parent.name)} "
               f'"{_label(db, parent, parent_id)}" ({parent_id}) have? Answer with the number.')
     calls = _page_calls(f"search_{entity.plural}", {ref.name: parent_id, "status": state}, count)
-    checks = [{"kind": "answer_includes", "values": [count], "points": 1, "name": "answer: count"}]
+    checks = [{"kind": "answer_includes", "values": [count], "points": 1, "name": "answer: count"},
+              _looked_up(entity, {ref.name: parent_id})]
     return prompt, calls, checks, str(count)
 
 

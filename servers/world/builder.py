@@ -57,7 +57,7 @@ class EnvBuilder:
     tools: Toolset = field(default_factory=Toolset)
     rules: list[RuleSpec] = field(default_factory=list)
     probes: dict[str, Probe] = field(default_factory=dict)
-    sources: set[str] = field(default_factory=lambda: {"people", "cities", "holidays"})
+    sources: set[str] = field(default_factory=set)
     # Called after every successful mutation of an entity row: (ctx, table, row_id, action).
     on_mutation: list[Callable[[Any, str, str, str], None]] = field(default_factory=list)
     # Which feature module declared a tool or a rule (absent: the archetype's entities).

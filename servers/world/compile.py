@@ -15,7 +15,7 @@ from agentworld.servers.errors import EnvironmentDefinitionError
 from agentworld.servers.manifest import Manifest, Taxonomy
 
 from .builder import EnvBuilder, Probe, RuleSpec
-from .data import SOURCES, region
+from .data import POOLS, SOURCES, region
 from .entity_rules import add_entity_probes, add_entity_rules
 from .entity_schema import SeedValues, table_sql
 from .entity_seed import seed_entity
@@ -23,7 +23,7 @@ from .entity_tools import add_entity_tools
 from .features import FEATURES
 from .spec import Archetype, ThemeCard
 
-__all__ = ["CompiledEnvironment", "compile_card", "RESERVED_FIELDS"]
+__all__ = ["CompiledEnvironment", "compile_card", "card_sources", "RESERVED_FIELDS"]
 
 # Names a field may not take: the generic tools use them for their own arguments or columns.
 RESERVED_FIELDS = frozenset({"id", "query", "status", "limit", "cursor", "created_at",
@@ -55,6 +55,19 @@ def _check(archetype: Archetype) -> None:
                                              f"{entity.label!r} is not a field")
 
 
+def card_sources(card: ThemeCard, archetype: Archetype) -> set[str]:
+    """The data sources an environment is seeded from: generated people, the real-data pools its
+    fields draw on, and those of its feature modules."""
+    sources = {"people"}
+    for entity in archetype.entities:
+        for f in entity.fields:
+            if f.kind == "pool":
+                sources.add(POOLS[f.source][0])
+    for name in card.features:
+        sources |= set(FEATURES[name].sources)
+    return sources
+
+
 def compile_card(card: ThemeCard, archetype: Archetype) -> CompiledEnvironment:
     """Raises EnvironmentDefinitionError when the card or archetype is inconsistent."""
     _check(archetype)
@@ -76,7 +89,7 @@ def compile_card(card: ThemeCard, archetype: Archetype) -> CompiledEnvironment:
             b.owners[name] = feature.name
         for spec in b.rules[rules_before:]:
             b.owners[spec.rule.id] = feature.name
-    b.sources |= {s for f in features for s in f.sources}
+    b.sources |= card_sources(card, archetype)
 
     def seed(conn: sqlite3.Connection) -> None:
         rng = random.Random(card.seed)

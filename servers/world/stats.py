@@ -6,6 +6,9 @@ import json
 from collections import Counter
 from typing import Any
 
+from .cards import load_archetypes
+from .compile import card_sources
+from .data import SOURCES
 from .pipeline import WORLD_REPORT
 from .registry import world_cards
 from .taxonomy import REFERENCE_LEAVES, TAXONOMY
@@ -24,6 +27,9 @@ def catalog_stats(reference: dict[str, dict[str, Any]]) -> dict[str, Any]:
     rows += sum(r["rows"] for r in reference.values())
     l1s = Counter(c.l1 for c in cards) + Counter(r["l1"] for r in reference.values())
     identities = {(c.archetype, c.features, c.region) for c in cards}
+    archetypes = load_archetypes()
+    data_sources = Counter(SOURCES[s].name for c in cards
+                           for s in card_sources(c, archetypes[c.archetype]))
     sources = Counter(tag for c in cards for tag in ("region:" + c.region,))
     return {
         "environments": len(cards) + len(reference),
@@ -35,6 +41,7 @@ def catalog_stats(reference: dict[str, dict[str, Any]]) -> dict[str, Any]:
                   "max_per_env": max(tools) if tools else 0,
                   "measured_envs": len(tools)},
         "rows": rows,
+        "data_sources": dict(sorted(data_sources.items())),
         "archetypes": len({c.archetype for c in cards}),
         "feature_sets": len({c.features for c in cards}),
         "archetype_feature_combinations": len({(c.archetype, c.features) for c in cards}),
@@ -57,6 +64,8 @@ def stats_markdown(stats: dict[str, Any]) -> str:
              f"- tools: {stats['tools']['total']} (min {stats['tools']['min_per_env']}, max "
              f"{stats['tools']['max_per_env']} per environment)",
              f"- seeded rows: {stats['rows']}",
+             f"- data sources ({len(stats['data_sources'])}): " + "; ".join(
+                 f"{name} in {n}" for name, n in stats["data_sources"].items()),
              f"- archetypes: {stats['archetypes']}; feature sets: {stats['feature_sets']}; "
              f"archetype x feature-set combinations: "
              f"{stats['archetype_feature_combinations']}; regions: {stats['regions']}",

@@ -56,3 +56,19 @@ def test_rows_added_must_be_new(hotel):
     added = run(env, [("create_guest", {"full_name": "Ana Costa", "email": "ana@x.pt",
                                         "loyalty_tier": "gold"})], None)
     assert evaluate(check, added)
+
+
+def test_an_answer_without_the_lookup_is_a_guess(hotel):
+    from agentworld.servers.tasks import Step
+
+    env, _ = hotel
+    checks = [{"kind": "answer_includes", "values": [3], "name": "answer"},
+              {"kind": "called", "tool": "search_reservations",
+               "arguments": {"guest_id": "gue_000009"}, "name": "looked up"}]
+    verify = compile_rubric(checks)
+    guessed = verify(run(env, [], "3"))
+    assert guessed.reward == 0.5 and not guessed.passed
+    looked = run(env, [], "3")
+    trajectory = (Step("search_reservations", {"guest_id": "gue_000009", "limit": 100}, True, {}),)
+    looked = VerifierInput(looked.initial, looked.final, "3", trajectory)
+    assert verify(looked).passed
