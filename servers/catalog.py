@@ -158,7 +158,9 @@ class Catalog:
             env = Environment(definition, cache=self._cache, cache_key=cache_key(env_id))
         else:
             env = Environment(definition)
-        if self._task_dir is not None:
+        # Definitions added in code (tests, environments under development) keep their own
+        # tasks; everything the catalog ships gets a generated set too.
+        if self._task_dir is not None and env_id not in self._definitions_added:
             env.attach_tasks(lambda: self._generated_tasks(env_id))
         return env
 

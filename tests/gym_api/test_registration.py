@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from agentworld.servers.catalog import REFERENCE_ENVIRONMENTS
+from agentworld.servers.catalog import REFERENCE_ENVIRONMENTS, default_catalog
 from tests.gym_api.conftest import require_reference
 
 
@@ -39,7 +39,9 @@ def test_import_agentworld_registers_every_catalog_id_cheaply_and_idempotently()
                           "entry_point": spec.entry_point, "kwargs": spec.kwargs,
                           "max_episode_steps": spec.max_episode_steps}))
     """)
-    expected = sorted(f"agentworld/{env_id}-v0" for env_id in REFERENCE_ENVIRONMENTS)
+    expected = sorted(f"agentworld/{env_id}-v0" for env_id in default_catalog().ids())
+    assert len(expected) >= 1978  # the hand-built environments and the whole world
+    assert {f"agentworld/{env_id}-v0" for env_id in REFERENCE_ENVIRONMENTS} <= set(expected)
     assert out["before"] == [] and out["ids"] == expected and out["again"] == expected
     assert out["heavy"] == [] and out["same_spec"] is True
     assert out["entry_point"] == "agentworld.gym_api.env:AgentWorldEnv"

@@ -117,6 +117,8 @@ def synthesize(world: ArenaWorld, env_id: str, *, rng: random.Random, count: int
             break
         if record.prompt in seen:
             continue
+        if focus and not touches(record, focus.tools):
+            continue  # targeted means it exercises what failed; fewer tasks beat off-target ones
         ok, _, _ = check_gates(env, record, graph=graph)
         if not ok:
             continue
