@@ -29,8 +29,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(f"error: name environments or pass --all (unknown: {', '.join(unknown[:5])})")
         return 2
     task_dir = Path(args.task_dir) if args.task_dir else default_task_dir()
+    llm = ({"endpoint": args.llm_endpoint, "model": args.llm_model}
+           if args.llm_endpoint and args.llm_model else None)
     summary = generate_all(ids, task_dir, cache_dir=default_cache_dir(), workers=args.workers,
-                           progress=not args.quiet)
+                           progress=not args.quiet, llm=llm)
     print(json.dumps({**summary, "task_dir": str(task_dir)}, indent=2))
     return 0
 
@@ -119,6 +121,8 @@ def add_task_commands(sub) -> None:
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--task-dir", help="default: $AGENTWORLD_CACHE_DIR/tasks")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--llm-endpoint", help="word graph tasks with an OpenAI-compatible model")
+    p.add_argument("--llm-model")
     p.set_defaults(func=cmd_generate)
 
     p = tasks_sub.add_parser("stats", help="tasks per environment, splits, gate report")

@@ -59,8 +59,8 @@ def _gate(env: Environment, records: list[TaskRecord], report: GenerationReport,
 
 
 def generate_tasks(env: Environment, *, compiled=None, seed: int = 0,
-                   per_env: int = TASKS_PER_ENV, existing: list[TaskRecord] = ()
-                   ) -> tuple[list[TaskRecord], GenerationReport]:
+                   per_env: int = TASKS_PER_ENV, existing: list[TaskRecord] = (),
+                   rewrite=None) -> tuple[list[TaskRecord], GenerationReport]:
     """``compiled`` (a synthesized environment's CompiledEnvironment) enables the programmatic
     templates; ``existing`` are hand-written tasks that go through the same gates; every
     environment gets graph-based tasks on top."""
@@ -91,5 +91,10 @@ def generate_tasks(env: Environment, *, compiled=None, seed: int = 0,
     for record in kept:
         if record.split != "long_horizon":
             record.split = split_of(record.id)
+    if rewrite is not None:
+        # Wording only: the rewrite never touches the rubric or the reference solution.
+        # Programmatic prompts are written as requests already; graph tasks' template text is
+        # what a model can improve.
+        kept = [rewrite(record) if record.kind == "graph" else record for record in kept]
     report.kept = len(kept)
     return kept, report

@@ -25,7 +25,7 @@ def reference_records(env_id: str) -> list:
     return builder() if builder else []
 
 
-def tasks_for(catalog, env_id: str, store: TaskStore | None = None) -> list:
+def tasks_for(catalog, env_id: str, store: TaskStore | None = None, rewrite=None) -> list:
     """An environment's task records: from the store, else generated (and stored)."""
     if store is not None:
         cached = store.load(env_id)
@@ -38,7 +38,7 @@ def tasks_for(catalog, env_id: str, store: TaskStore | None = None) -> list:
 
         compiled = compile_world(env_id)
     own = reference_records(env_id)
-    records, report = generate_tasks(env, compiled=compiled, existing=own)
+    records, report = generate_tasks(env, compiled=compiled, existing=own, rewrite=rewrite)
     if store is not None:
         store.save(env_id, records, report)
     return records
@@ -47,26 +47,34 @@ def tasks_for(catalog, env_id: str, store: TaskStore | None = None) -> list:
 _CATALOG = None
 
 
-def _generate_one(job: tuple[str, str, str | None]) -> dict[str, Any]:
-    env_id, task_dir, cache_dir = job
+def _generate_one(job: tuple[str, str, str | None, dict | None]) -> dict[str, Any]:
+    env_id, task_dir, cache_dir, llm = job
     global _CATALOG
     if _CATALOG is None:
         from agentworld.servers.catalog import Catalog
 
         _CATALOG = Catalog(world=True, cache_dir=cache_dir)
     store = TaskStore(task_dir)
-    records = tasks_for(_CATALOG, env_id, store)
+    rewrite = None
+    if llm:
+        from .llm_text import LLMRewriter
+
+        rewrite = LLMRewriter(**llm)
+    records = tasks_for(_CATALOG, env_id, store, rewrite=rewrite)
     return {"env_id": env_id, "tasks": len(records)}
 
 
 def generate_all(env_ids: list[str], task_dir: Path, *, cache_dir: Path | None = None,
-                 workers: int | None = None, progress: bool = True) -> dict[str, Any]:
+                 workers: int | None = None, progress: bool = True,
+                 llm: dict[str, str] | None = None) -> dict[str, Any]:
+    """``llm`` ({endpoint, model}) words graph tasks through an OpenAI-compatible endpoint."""
     store = TaskStore(task_dir)
     todo = [env_id for env_id in env_ids if not store.has(env_id)]
     bar = Progress(len(todo), "tasks", enabled=progress)
     done = []
     with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
-        jobs = [(env_id, str(task_dir), str(cache_dir) if cache_dir else None) for env_id in todo]
+        jobs = [(env_id, str(task_dir), str(cache_dir) if cache_dir else None, llm)
+                for env_id in todo]
         for result in pool.map(_generate_one, jobs, chunksize=2):
             done.append(result)
             bar.advance()
