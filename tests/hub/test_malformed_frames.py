@@ -70,7 +70,14 @@ JSON = {"content-type": "application/json"}
     ("/v1/sessions", b'{"env_id": "tiny"}', {**JSON, "content-length": "abc"}, 400),
 ])
 def test_bad_http_bodies_get_clear_errors(hub, path, body, headers, status):
-    got, reply = _send(hub, "POST", path, body, headers)
+    try:
+        got, reply = _send(hub, "POST", path, body, headers)
+    except ConnectionResetError:
+        # The HTTP parser refuses a malformed framing (a non-numeric Content-Length) with a
+        # 400 and closes; the close can overtake the reply on a busy machine.
+        assert status == 400
+        _still_serving(hub)
+        return
     assert got == status, reply
     if got != 400:  # 400 comes from the HTTP parser itself, before the app
         assert json.loads(reply)["error"]["code"]
