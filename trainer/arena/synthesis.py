@@ -117,8 +117,10 @@ def synthesize(world: ArenaWorld, env_id: str, *, rng: random.Random, count: int
             break
         if record.prompt in seen:
             continue
-        if focus and not touches(record, focus.tools):
-            continue  # targeted means it exercises what failed; fewer tasks beat off-target ones
+        if focus and focus.tools and not touches(record, focus.tools):
+            # Targeted means it exercises the tools that failed; fewer tasks beat off-target
+            # ones. (With no failed tool, the weak environment itself is the target.)
+            continue
         ok, _, _ = check_gates(env, record, graph=graph)
         if not ok:
             continue
