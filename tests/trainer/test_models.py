@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 from pathlib import Path
 
 import pytest
@@ -40,9 +39,7 @@ def test_smollm2_gguf_ships_in_the_wheel():
     assert int(blocks.parts[blocks.data[0]][0]) == 30
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("AGENTWORLD_SLOW_TESTS"),
-                    reason="converts SmolLM2 (about a minute); set AGENTWORLD_SLOW_TESTS=1")
+@pytest.mark.slow  # converts SmolLM2 (about a minute): `pytest -m slow`
 def test_smollm2_converts_once_and_plays(tmp_path):
     from agentworld.trainer.models import load_policy, smollm2_dir
     from agentworld.trainer.prompting import CHAT_TEMPLATE
