@@ -152,9 +152,14 @@ def test_soak_5000_episodes_ends_with_no_sessions_and_flat_memory(tiny_catalog):
             async def episode(i: int) -> None:
                 async with gate:
                     sid = (await client.reset("tiny", seed=i))["session_id"]
-                    await client.step(sid, _actions(i)[0])
-                    if not reap:
-                        await client.end(sid)  # half end themselves, half are left to the reaper
+                    try:
+                        await client.step(sid, _actions(i)[0])
+                        if not reap:
+                            await client.end(sid)  # half end themselves, half are reaped
+                    except HubClientError as exc:
+                        # On a slow machine the reaper may win the race: that session is gone,
+                        # which is what this test checks anyway.
+                        assert exc.status == 404 and exc.code == "UNKNOWN_SESSION"
             await asyncio.gather(*(episode(i) for i in range(n)))
 
         async def soak() -> list[int]:
