@@ -84,7 +84,8 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
     settings = settings or HubSettings()
     catalog = catalog or default_catalog()
     sessions = SessionManager(catalog, max_sessions=settings.max_sessions,
-                              idle_timeout=settings.idle_timeout)
+                              idle_timeout=settings.idle_timeout,
+                              id_prefix=settings.session_id_prefix)
     metrics = HubMetrics(lambda: len(sessions))
     hub = Hub(catalog, sessions, metrics, anyio.CapacityLimiter(settings.worker_threads))
     mcp = McpHosts(catalog, sessions, settings)

@@ -6,7 +6,7 @@ One base class with structured attributes; the app maps each to an HTTP status i
 from __future__ import annotations
 
 __all__ = ["HubError", "SessionCapacityError", "UnknownSessionError", "UnknownTaskError",
-           "EpisodeOverError", "RequestTooLargeError"]
+           "EpisodeOverError", "RequestTooLargeError", "SessionLostError"]
 
 
 class HubError(Exception):
@@ -55,3 +55,15 @@ class RequestTooLargeError(HubError):
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(f"request body of {size} bytes exceeds the limit of {limit}")
         self.size, self.limit = size, limit
+
+
+class SessionLostError(HubError):
+    """The replica that held the session died (a Ray cluster hub): its episode is gone for good,
+    unlike an unknown session, and retrying the same id will never succeed."""
+
+    status, code = 410, "SESSION_LOST"
+
+    def __init__(self, session_id: str, replica: int) -> None:
+        super().__init__(f"the session was lost: hub replica {replica} that held it failed; "
+                         "reset to start a new episode")
+        self.session_id, self.replica = session_id, replica

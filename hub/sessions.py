@@ -36,8 +36,9 @@ class SessionManager:
     """Owns every live episode of a hub process."""
 
     def __init__(self, catalog: Catalog, *, max_sessions: int = 1024,
-                 idle_timeout: float = 600.0) -> None:
+                 idle_timeout: float = 600.0, id_prefix: str = "") -> None:
         self.catalog = catalog
+        self.id_prefix = id_prefix
         self.max_sessions = max_sessions
         self.idle_timeout = idle_timeout
         self._sessions: dict[str, HubSession] = {}
@@ -62,10 +63,11 @@ class SessionManager:
         try:
             env = self.catalog.load(env_id)
             task = pick_task(env, task_id=task_id, seed=seed)
-            sid = secrets.token_urlsafe(24)
+            sid = self.id_prefix + secrets.token_urlsafe(24)
             episode = Episode(env, task=task, seed=seed or 0, max_steps=max_steps, episode_id=sid)
             now = time.monotonic()
-            session = HubSession(sid, secrets.token_urlsafe(24), episode, now, now)
+            session = HubSession(sid, self.id_prefix + secrets.token_urlsafe(24), episode, now,
+                                 now)
             with self._lock:
                 self._sessions[sid] = session
                 self._by_token[session.mcp_token] = session

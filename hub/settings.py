@@ -22,3 +22,6 @@ class HubSettings:
     # Threads that run tool calls and database clones off the event loop.
     worker_threads: int = 32
     retry_after_seconds: int = 1
+    # Prepended to every session id and MCP token this hub mints: on a Ray cluster it names the
+    # replica and its incarnation, so the entry router can route (and tell a lost session).
+    session_id_prefix: str = ""
