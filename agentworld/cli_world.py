@@ -116,6 +116,9 @@ def add_world_commands(sub) -> None:
     p.add_argument("--out", help="write the card and its filter report here (JSON)")
     p.set_defaults(func=cmd_generate)
 
+    from agentworld.cli_mine import add_mine_commands
+    add_mine_commands(world_sub)
+
     catalog = sub.add_parser("catalog", help="the catalog as a whole")
     catalog_sub = catalog.add_subparsers(dest="catalog_command", required=True)
     p = catalog_sub.add_parser("stats", help="counts, diversity and filter pass rates")

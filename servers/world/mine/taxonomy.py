@@ -1,0 +1,82 @@
+"""A deterministic classifier of mined servers into the world's 20 / 50 taxonomy.
+
+Each second-level category has a list of keywords (``data/taxonomy_keywords.json``: data, so a
+better vocabulary is an edit to a file, not to this engine). A server scores each category by
+the keywords found in its package name (strongest evidence), its summary and its tool names;
+the best score wins and ties go to the earlier category in the taxonomy's order, so the same
+inputs always give the same answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..taxonomy import TAXONOMY
+from ._words import singular, words
+from .dedup import base_name
+
+__all__ = ["Classification", "classify", "summary_terms", "keywords", "FALLBACK_L2"]
+
+KEYWORDS_PATH = Path(__file__).parent / "data" / "taxonomy_keywords.json"
+FALLBACK_L2 = "Productivity & Tasks"      # general utilities: where a server with no cue goes
+NAME_WEIGHT, SUMMARY_WEIGHT, TOOL_WEIGHT, TOOL_CAP = 3.0, 1.5, 0.6, 5
+# Words of package names that say nothing about the domain.
+_NOISE = frozenset("mcp server servers py python api client sdk tool tools the for and with "
+                   "fastmcp model context protocol of a an to by on in plugin lite pro".split())
+_L1 = {c.l2: c.l1 for c in TAXONOMY}
+
+
+@dataclass(frozen=True)
+class Classification:
+    l1: str
+    l2: str
+    score: float
+    runner_up: str        # the second best category, for review of close calls
+
+
+@lru_cache(maxsize=1)
+def keywords() -> dict[str, frozenset[str]]:
+    """Category -> its keywords (singular, lower case), in the taxonomy's order."""
+    raw = json.loads(KEYWORDS_PATH.read_text(encoding="utf-8"))
+    unknown = set(raw) - set(_L1)
+    if unknown:
+        raise ValueError(f"keywords for unknown categories: {sorted(unknown)}")
+    return {c.l2: frozenset(singular(w) for w in raw.get(c.l2, [])) for c in TAXONOMY}
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> frozenset[str]:
+    return frozenset().union(*keywords().values())
+
+
+def _bag(text: str) -> set[str]:
+    return {singular(w) for w in words(text) if w not in _NOISE}
+
+
+def summary_terms(summary: str) -> list[str]:
+    """The taxonomy keywords a summary contains: the project's words, safe to pin."""
+    return sorted(_bag(summary) & _vocabulary())
+
+
+def classify(name: str, tool_names: list[str],
+             terms: list[str] | tuple[str, ...] = ()) -> Classification:
+    """Classify from the package name, its summary's taxonomy terms and its tool names."""
+    name_words = _bag(base_name(name))
+    term_set = {singular(t) for t in terms}
+    tool_hits: Counter[str] = Counter()
+    for tool in tool_names:
+        tool_hits.update(_bag(tool))
+    scores = []
+    for l2, vocab in keywords().items():
+        score = NAME_WEIGHT * len(name_words & vocab) + SUMMARY_WEIGHT * len(term_set & vocab)
+        score += TOOL_WEIGHT * sum(min(tool_hits[w], TOOL_CAP) for w in vocab if w in tool_hits)
+        scores.append((score, l2))
+    ranked = sorted(scores, key=lambda s: -s[0])      # stable: ties keep the taxonomy's order
+    (best, l2), (_, second) = ranked[0], ranked[1]
+    if best <= 0:
+        l2 = FALLBACK_L2
+    return Classification(_L1[l2], l2, round(best, 2), second)
