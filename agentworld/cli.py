@@ -20,7 +20,7 @@ from agentworld.servers import (
 )
 from agentworld.servers.catalog import configured_catalog
 from agentworld.servers.errors import RuntimeFault
-from agentworld.servers.paths import import_dir
+from agentworld.servers.paths import import_dir, task_dir
 
 from .cli_evolve import add_evolve_commands
 from .cli_tasks import add_task_commands
@@ -107,6 +107,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_float(text: str) -> float:
+    value = _non_negative_float(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be greater than 0")
+    return value
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (value >= 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError("must be a finite number >= 0")
+    return value
+
+
 def cmd_hub(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -117,10 +134,14 @@ def cmd_hub(args: argparse.Namespace) -> int:
     if args.host not in ("127.0.0.1", "localhost", "::1") and token is None:
         print("warning: the hub listens beyond loopback without a token", file=sys.stderr)
     settings = HubSettings(host=args.host, port=args.port, max_sessions=args.max_sessions,
-                           idle_timeout=args.idle_timeout, token=token)
+                           idle_timeout=args.idle_timeout, reap_interval=args.reap_interval,
+                           inline_budget_s=args.inline_budget_ms / 1e3, token=token)
     # WebSocket frames are bounded like request bodies.
+    # No per-message deflate: compressing every frame cost more CPU than the step it carried,
+    # and rollout traffic stays inside a cluster.
     uvicorn.run(create_app(_catalog(), settings=settings), host=args.host, port=args.port,
-                ws_max_size=settings.max_request_bytes, log_level=args.log_level)
+                ws_max_size=settings.max_request_bytes, ws_per_message_deflate=False,
+                log_level=args.log_level)
     return 0
 
 
@@ -157,10 +178,25 @@ def cmd_import(args: argparse.Namespace) -> int:
     except ReleaseError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    ids = [e.env_id for e in report.imported]
+    extra = {}
+    if args.verify and ids:
+        from agentworld.servers.imported.verify import verify_imported
+
+        extra["verify"] = verify_imported(out, ids)
+    if args.tasks and ids:
+        from agentworld.servers.imported.graph import generate_imported_tasks
+
+        extra["tasks"] = generate_imported_tasks(out, ids, task_dir())
     if args.json:
-        _print_json(report.to_dict())
+        _print_json({**report.to_dict(), **{k: (v.to_dict() if hasattr(v, "to_dict") else v)
+                                            for k, v in extra.items()}})
     else:
         print(report.table())
+        if "verify" in extra:
+            print("\nFidelity against the release's harness:\n" + extra["verify"].table())
+        if "tasks" in extra:
+            print("\nGraph tasks: " + json.dumps(extra["tasks"]))
     if not report.environments:
         return 2
     return 0 if not report.failed else 1
@@ -193,6 +229,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--max-sessions", type=int, default=1024)
     p.add_argument("--idle-timeout", type=float, default=600.0, help="seconds")
+    p.add_argument("--reap-interval", type=_positive_float, default=5.0,
+                   help="seconds between sweeps for idle sessions")
+    p.add_argument("--inline-budget-ms", type=_non_negative_float, default=0.5,
+                   help="calls proven faster than this run on the event loop; 0: always a thread")
     p.add_argument("--token", help="require this bearer token (default: $AGENTWORLD_TOKEN)")
     p.add_argument("--log-level", default="info")
     p.set_defaults(func=cmd_hub)
@@ -216,6 +256,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help=f"where to write them (default: $AGENTWORLD_IMPORT_DIR or "
                                  f"{DEFAULT_IMPORT_DIR})")
     p.add_argument("--json", action="store_true", help="the report as JSON")
+    p.add_argument("--verify", action="store_true",
+                   help="call every tool through agentworld and through the release's harness "
+                        "semantics (a throwaway sandboxed process) and report the differences")
+    p.add_argument("--tasks", action="store_true",
+                   help="also synthesize graph tasks now (into the task store), as "
+                        "'agentworld tasks generate' would")
     p.set_defaults(func=cmd_import)
     return parser
 

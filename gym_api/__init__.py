@@ -11,11 +11,12 @@ import importlib
 from typing import Any
 
 __all__ = ["AgentWorldEnv", "AgentWorldEnvError", "EpisodeEndedError", "TextSpace",
-           "ToolCallSpace", "gym_id", "register_envs"]
+           "ToolCallSpace", "gym_id", "register_envs", "register_hub_envs"]
 
 _HOMES = {"AgentWorldEnv": ".env", "AgentWorldEnvError": ".errors",
           "EpisodeEndedError": ".errors", "TextSpace": ".spaces", "ToolCallSpace": ".spaces",
-          "gym_id": ".registration", "register_envs": ".registration"}
+          "gym_id": ".registration", "register_envs": ".registration",
+          "register_hub_envs": ".registration"}
 
 
 def __getattr__(name: str) -> Any:

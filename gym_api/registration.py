@@ -4,11 +4,19 @@
 after it and ``gym.make("agentworld:agentworld/notion-v0")`` works without it (Gymnasium imports
 the module named before the colon). Registering reads the catalog's id list only: no environment
 module is imported and no template database is built until an env is made.
+
+A client without the environments (imported ones live in one machine's import folder) learns
+the ids from a hub instead: :func:`register_hub_envs` asks the hub for its list and registers
+every id it serves, with ``hub_url`` in the spec's kwargs, so ``gym.make(id)`` (or
+``gym.make(id, hub_url=...)``) runs it there. With ``AGENTWORLD_HUB_URL`` set,
+``import agentworld`` does this too.
 """
 
 from __future__ import annotations
 
-__all__ = ["ENTRY_POINT", "NAMESPACE", "gym_id", "register_envs"]
+import os
+
+__all__ = ["ENTRY_POINT", "NAMESPACE", "gym_id", "register_envs", "register_hub_envs"]
 
 ENTRY_POINT = "agentworld.gym_api.env:AgentWorldEnv"
 NAMESPACE = "agentworld"
@@ -37,4 +45,42 @@ def register_envs() -> list[str]:
         if name not in registry:
             register(id=name, entry_point=ENTRY_POINT, kwargs={"env_id": env_id})
         ids.append(name)
+    hub_url = os.environ.get("AGENTWORLD_HUB_URL")
+    if hub_url:
+        ids += [i for i in register_hub_envs(hub_url, token=os.environ.get("AGENTWORLD_TOKEN"))
+                if i not in ids]
     return ids
+
+
+def register_hub_envs(hub_url: str, *, token: str | None = None) -> list[str]:
+    """Register every environment a hub serves; returns their Gymnasium ids.
+
+    Ids already registered (this machine has the environment) keep their spec: pass
+    ``hub_url`` to ``gym.make`` to run them remotely. Raises ``AgentWorldEnvError`` when the
+    hub cannot be reached or refuses the listing.
+    """
+    from gymnasium.envs.registration import register, registry
+
+    from agentworld.hub.client import HubClientError, SyncHubClient
+
+    from .errors import AgentWorldEnvError
+
+    client = SyncHubClient(hub_url, token=token)
+    names, offset = [], 0
+    try:
+        while offset is not None:
+            page = client.list_envs(offset=offset, limit=500)
+            for row in page["envs"]:
+                name = gym_id(row["id"])
+                if name not in registry:
+                    register(id=name, entry_point=ENTRY_POINT,
+                             kwargs={"env_id": row["id"], "hub_url": hub_url, "token": token})
+                names.append(name)
+            offset = page.get("next_offset")
+    except HubClientError as exc:
+        raise AgentWorldEnvError(exc.code, exc.message, status=exc.status) from exc
+    except OSError as exc:
+        raise AgentWorldEnvError("HUB_UNREACHABLE", f"{hub_url}: {exc}") from exc
+    finally:
+        client.close()
+    return names

@@ -168,7 +168,14 @@ class Catalog:
         from .taskgen.run import tasks_for
         from .taskgen.store import TaskStore
 
-        records = tasks_for(self, env_id, TaskStore(self._task_dir))
+        store = TaskStore(self._task_dir)
+        if self._imported is not None and env_id in self._imported \
+                and env_id not in self._modules:
+            # Synthesis runs imported code in the sandbox for seconds: never silently on load.
+            # Their task sets come from `import --tasks` or `agentworld tasks generate`.
+            records = store.load(env_id) or []
+        else:
+            records = tasks_for(self, env_id, store)
         return tuple(record.to_task() for record in records)
 
 

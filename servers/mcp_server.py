@@ -45,8 +45,11 @@ def mcp_tools(env: Environment) -> list[types.Tool]:
 def to_call_tool_result(result: ToolResult) -> types.CallToolResult:
     """A runtime result as MCP returns it: JSON text for every client, structured content too."""
     payload = result.payload()
+    # A value that is not an object (an imported tool's list) is structured as {"result": ...};
+    # the text carries it as the tool returned it.
+    text = json.dumps(getattr(payload, "original", payload), ensure_ascii=False)
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=json.dumps(payload, ensure_ascii=False))],
+        content=[types.TextContent(type="text", text=text)],
         structured_content=payload, is_error=not result.ok)
 
 

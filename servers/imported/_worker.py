@@ -9,7 +9,7 @@ What it enforces on itself before the first call, in this order (see ``docs`` in
 
 1. a fresh network namespace (``unshare(CLONE_NEWNET)``) when the kernel allows it;
 2. resource limits: address space, file size, open files, no core dumps; CPU per call;
-3. a fixed clock, seeded uuids and a seeded ``random`` per session and call;
+3. a fixed clock; seeded ``random``, ``os.urandom``, ``secrets`` and uuids per session and call;
 4. an audit hook that refuses sockets, processes, native code, frame and gc introspection,
    threads, and every file operation outside the current call's session folder.
 
@@ -28,11 +28,21 @@ import sys
 import time
 import uuid
 
-# Preloaded so that tool code never has to read a module from disk once the hook is in place.
+# Preloaded so that tool code never has to read a module from disk once the hook is in place,
+# and so that pure modules which import a refused one at load time (``email.utils`` imports
+# ``socket``) are usable: the refused module is dropped from sys.modules afterwards, so tool
+# code cannot import it, and its functions stay refused by the audit hook.
 _PRELOAD = ("collections", "copy", "dataclasses", "decimal", "enum", "fnmatch", "fractions",
             "functools", "glob", "heapq", "itertools", "logging", "math", "operator", "pathlib",
             "re", "shutil", "statistics", "string", "textwrap", "typing", "unicodedata",
-            "bisect", "calendar", "zoneinfo", "traceback", "threading", "base64", "difflib")
+            "bisect", "calendar", "zoneinfo", "traceback", "threading", "base64", "difflib",
+            "csv", "secrets", "hmac", "html", "ipaddress", "urllib.parse", "quopri", "binascii",
+            "struct", "pprint", "numbers", "contextlib", "locale", "email", "email.utils",
+            "email.message", "email.parser", "email.policy", "email.generator", "email.header",
+            "email.headerregistry", "email.feedparser", "email.charset", "email.encoders",
+            "email.contentmanager", "email.iterators", "email.errors", "email.mime.text",
+            "email.mime.multipart", "email.mime.base", "email.mime.application",
+            "email.mime.nonmultipart", "email._header_value_parser", "mimetypes")
 _DENY_MODULES = frozenset({
     "ctypes", "_ctypes", "cffi", "_posixsubprocess", "subprocess", "socket", "_socket", "ssl",
     "_ssl", "select", "selectors", "asyncio", "multiprocessing", "_multiprocessing", "mmap",
@@ -104,6 +114,7 @@ class _Call:
     now: float = 0.0
     seed: str = ""
     uuids: int = 0
+    random_draws: int = 0
 
 
 def _install_determinism(call: type) -> None:
@@ -132,9 +143,27 @@ def _install_determinism(call: type) -> None:
         digest = hashlib.blake2b(f"{call.seed}:{call.uuids}".encode(), digest_size=16).digest()
         return uuid.UUID(bytes=digest, version=4)
 
+    def urandom(size: int) -> bytes:
+        # ``secrets`` draws through random.SystemRandom, which reads random._urandom.
+        call.random_draws += 1
+        out, block = b"", 0
+        while len(out) < size:
+            block += 1
+            out += hashlib.blake2b(f"{call.seed}:urandom:{call.random_draws}:{block}".encode(),
+                                   digest_size=64).digest()
+        return out[:size]
+
+    import random as random_module
+
+    os.urandom = urandom
+    random_module._urandom = urandom
+    os.getpid = lambda: 4242  # email.utils.make_msgid mixes the pid into ids
     real_localtime, real_gmtime = time.localtime, time.gmtime
     time.time = lambda: call.now
     time.time_ns = lambda: int(call.now * 1e9)
+    # Elapsed-time measurements inside one call read 0, as the clock stands still.
+    time.perf_counter = time.monotonic = lambda: call.now
+    time.perf_counter_ns = time.monotonic_ns = lambda: int(call.now * 1e9)
     time.localtime = lambda secs=None: real_localtime(call.now if secs is None else secs)
     time.gmtime = lambda secs=None: real_gmtime(call.now if secs is None else secs)
     _dt.datetime, _dt.date = FixedDatetime, FixedDate
@@ -146,7 +175,7 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root + os.sep)
 
 
-def _install_hook(secret: str, stdlib: tuple, protocol_fds: frozenset) -> None:
+def _install_hook(secret: str, readable: tuple, protocol_fds: frozenset) -> None:
     """Install the audit hook. Its state (the session folder, what was touched, what was
     refused) lives only in this closure, which tool code cannot reach: hooks are not listable,
     and frames and gc are refused. The harness drives it with ``agentworld.*`` events that
@@ -172,7 +201,7 @@ def _install_hook(secret: str, stdlib: tuple, protocol_fds: frozenset) -> None:
             if write:
                 state["touched"].add(os.path.relpath(real, root))
             return
-        if not write and any(_inside(real, d) for d in stdlib) and "-packages" not in real:
+        if not write and any(_inside(real, d) for d in readable) and "-packages" not in real:
             return
         refuse(event, real)
 
@@ -211,6 +240,22 @@ def _install_hook(secret: str, stdlib: tuple, protocol_fds: frozenset) -> None:
     sys.addaudithook(hook)
 
 
+class _NoNetwork:
+    """What ``email.utils`` may still ask of ``socket``: a fixed host name, nothing else."""
+
+    @staticmethod
+    def getfqdn(name: str = "") -> str:
+        return "localhost"
+
+    @staticmethod
+    def gethostname() -> str:
+        return "localhost"
+
+
+def _stub_hostname() -> None:
+    sys.modules["email.utils"].socket = _NoNetwork
+
+
 def _harden_runtime() -> None:
     import _thread
     import logging
@@ -247,7 +292,7 @@ def _function(source: str, name: str):
 
 def _run(secret: str, request: dict, cpu_seconds: int) -> dict:
     root = os.path.realpath(request["dir"])
-    _Call.now, _Call.uuids = float(request["now"]), 0
+    _Call.now, _Call.uuids, _Call.random_draws = float(request["now"]), 0, 0
     _Call.seed = f"{request['seed']}:{request['call']}"
     random.seed(_Call.seed)
     os.environ["MCP_DB_DIR"] = root
@@ -270,10 +315,10 @@ def _run(secret: str, request: dict, cpu_seconds: int) -> dict:
 
 
 def _encode(result) -> dict:
-    if not isinstance(result, dict):
-        return {"status": "junk", "detail": f"returned {type(result).__name__}, not an object"}
+    """Any JSON value is served as returned (lists and scalars too). Values JSON lacks
+    (datetimes, sets) become their ``str``, as the release's harness writes them."""
     try:
-        text = json.dumps(result, allow_nan=False, ensure_ascii=False)
+        text = json.dumps(result, allow_nan=False, ensure_ascii=False, default=str)
     except (TypeError, ValueError) as exc:
         return {"status": "junk", "detail": f"returned a value that is not JSON ({exc})"[:200]}
     return {"status": "ok", "result": json.loads(text)}
@@ -291,12 +336,18 @@ def main() -> None:
     sys.stdin = io.StringIO()
     for name in _PRELOAD:
         __import__(name)
+    _stub_hostname()
+    # Drawn before os.urandom is made deterministic: tool code must not be able to guess it.
+    secret = os.urandom(16).hex()
     _set_limits(config)
     _install_determinism(_Call)
     _harden_runtime()
-    secret = os.urandom(16).hex()
-    stdlib = tuple(os.path.realpath(p) for p in config["stdlib"])
-    _install_hook(secret, stdlib, frozenset({proto_in.fileno(), proto_out}))
+    # Read-only: the standard library, and the zone database that zoneinfo reads.
+    import zoneinfo
+
+    readable = tuple(os.path.realpath(p) for p in config["stdlib"]) + tuple(
+        os.path.realpath(d) for d in zoneinfo.TZPATH if os.path.isdir(d))
+    _install_hook(secret, readable, frozenset({proto_in.fileno(), proto_out}))
     os.write(proto_out, json.dumps({"ready": True, "netns": netns}).encode() + b"\n")
     for line in proto_in:
         request = json.loads(line)

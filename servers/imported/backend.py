@@ -28,7 +28,7 @@ from ..errors import ErrorCode, ToolError
 from . import view
 from .pool import WorkerPool, WorkerReply
 
-__all__ = ["FolderBackend", "map_release_error"]
+__all__ = ["FolderBackend", "Wrapped", "map_release_error", "served", "is_refusal"]
 
 log = logging.getLogger(__name__)
 _KEY = "agentworld.imported.folder"
@@ -47,7 +47,12 @@ _CODE_PATTERNS: tuple[tuple[str, ErrorCode], ...] = (
 
 
 def map_release_error(error: Any) -> ToolError:
-    """A release tool's ``{"error": ...}`` as our ToolError (code mapped, original kept)."""
+    """A release tool's ``{"error": ...}`` as our ToolError.
+
+    ``code`` is our stable code (mapped by pattern); ``details.release_code`` is the release's
+    own code as it gave it (``UNAUTHORIZED`` stays ``UNAUTHORIZED`` there), and
+    ``details.release_error`` is its whole error payload, extra fields included.
+    """
     if isinstance(error, dict):
         raw_code = str(error.get("code", "") or "")
         message = str(error.get("message") or raw_code or "the tool refused the call")
@@ -58,7 +63,28 @@ def map_release_error(error: Any) -> ToolError:
     if code is None or code in (ErrorCode.UNKNOWN_TOOL, ErrorCode.INTERNAL_ERROR):
         code = next((c for pattern, c in _CODE_PATTERNS if re.search(pattern, normalized)),
                     ErrorCode.PRECONDITION_FAILED)
-    return ToolError(code, message[:1000], release_code=raw_code[:100] or None)
+    return ToolError(code, message, release_code=raw_code or None, release_error=error)
+
+
+class Wrapped(dict):
+    """``{"result": value}`` for a value that is not an object; ``original`` is the value, which
+    the MCP layer sends as the text content (structured content must be an object)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(result=value)
+        self.original = value
+
+
+def served(result: Any) -> dict[str, Any]:
+    """What the runtime serves for a release tool's return value: an object as returned; any
+    other JSON value wrapped as ``{"result": value}``, as MCP's structured content does."""
+    return result if isinstance(result, dict) else Wrapped(result)
+
+
+def is_refusal(result: Any) -> bool:
+    """Whether a return value is the release's error shape, ``{"error": <something>}``."""
+    return isinstance(result, dict) and "error" in result and result["error"] not in (
+        None, False, "", {}, [])
 
 
 @dataclass
@@ -170,15 +196,15 @@ class FolderBackend:
             raise ToolError(ErrorCode.LIMIT_EXCEEDED,
                             f"{name} ran out of {reply.detail or 'resources'}; the call changed "
                             "nothing", limit=reply.detail or "resources")
-        if reply.status != "ok" or not isinstance(reply.result, dict):
+        if reply.status != "ok":
             what = {"crash": f"crashed ({reply.detail})", "junk": reply.detail,
                     "died": reply.detail}.get(reply.status, f"failed ({reply.status})")
             log.warning("%s.%s: %s", self.env_id, name, what)
             raise ToolError(ErrorCode.INTERNAL_ERROR,
                             f"{name} failed internally: {what}; the call changed nothing")
-        if "error" in reply.result:
+        if is_refusal(reply.result):
             raise map_release_error(reply.result["error"])
-        return reply.result
+        return served(reply.result)
 
     def _commit(self, ctx: ToolContext, folder: _Folder, reply: WorkerReply) -> None:
         changed = {}

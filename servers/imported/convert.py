@@ -29,6 +29,7 @@ from jsonschema import Draft202012Validator
 
 from ..tools import RESERVED_TOOL_NAMES
 from . import view
+from .parquet import ParquetQuestions
 from .release import (
     ReleaseEnvironment,
     ReleaseError,
@@ -41,10 +42,15 @@ __all__ = ["FORMAT", "ImportReport", "EnvironmentReport", "import_release", "env
 
 FORMAT = "agentworld-imported/1"
 TOOL_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-# Calls that change files: a function that makes one (or calls one that does) is a mutation.
-_WRITE_CALLS = frozenset({"dump", "write", "write_text", "write_bytes", "writelines", "replace",
-                          "rename", "remove", "unlink", "rmtree", "move", "copy", "copyfile",
-                          "mkdir", "makedirs", "truncate", "touch"})
+# Calls that change files: a function that makes one (or uses one that does) is a mutation.
+# Methods whose names are unambiguous; ``os.`` / ``shutil.`` functions; and ``open`` with a
+# writing mode. ``replace``, ``remove`` and ``copy`` alone are not writes (``str.replace``,
+# ``list.remove``, ``dict.copy`` are everywhere in read-only tools).
+_WRITE_METHODS = frozenset({"write_text", "write_bytes", "touch", "mkdir", "makedirs",
+                            "rmtree", "truncate", "dump", "writerow", "writerows"})
+_WRITE_MODULES = {"os": frozenset({"remove", "unlink", "rename", "replace", "rmdir", "mkdir",
+                                   "makedirs", "truncate", "removedirs", "renames"}),
+                  "shutil": None}  # None: every function of the module
 
 
 def env_id_for(number: str) -> str:
@@ -73,6 +79,7 @@ class ImportReport:
     source: str
     out: str
     environments: list[EnvironmentReport] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def imported(self) -> list[EnvironmentReport]:
@@ -84,7 +91,7 @@ class ImportReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "out": self.out, "imported": len(self.imported),
-                "failed": len(self.failed),
+                "failed": len(self.failed), "notes": self.notes,
                 "environments": [asdict(e) for e in self.environments]}
 
     def table(self) -> str:
@@ -133,7 +140,7 @@ def _function_name(tool: ReleaseTool) -> str:
         tree = ast.parse(tool.implementation)
     except SyntaxError as exc:
         raise ValueError(f"implementation does not parse: {exc.msg} (line {exc.lineno})") from exc
-    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef)]
+    names = [n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
     if tool.name in names:
         return tool.name
     if len(names) == 1:
@@ -141,35 +148,78 @@ def _function_name(tool: ReleaseTool) -> str:
     raise ValueError(f"cannot tell which function implements it (defines {names or 'none'})")
 
 
-def _writes_directly(node: ast.AST) -> bool:
-    for call in (n for n in ast.walk(node) if isinstance(n, ast.Call)):
-        func = call.func
-        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        if name in _WRITE_CALLS:
-            return True
-        if name == "open":
-            modes = [a for a in call.args[1:2]] + [k.value for k in call.keywords
-                                                    if k.arg == "mode"]
-            if any(isinstance(m, ast.Constant) and isinstance(m.value, str)
-                   and set(m.value) & set("wax+") for m in modes):
-                return True
-    return False
+def _own_nodes(fn: ast.AST):
+    """The nodes of a function's own body: nested functions and classes are left out, because
+    defining a helper does nothing; only calling it does."""
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            todo.extend(ast.iter_child_nodes(node))
+
+
+def _writing_mode(modes: list[ast.AST]) -> bool:
+    # A mode computed at run time may write.
+    return any(not isinstance(m, ast.Constant) or (isinstance(m.value, str)
+               and bool(set(m.value) & set("wax+"))) for m in modes)
+
+
+def _is_write(call: ast.Call) -> bool:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id == "open" and _writing_mode(
+            call.args[1:2] + [k.value for k in call.keywords if k.arg == "mode"])
+    if not isinstance(func, ast.Attribute):
+        return False
+    owner = func.value.id if isinstance(func.value, ast.Name) else None
+    if owner in _WRITE_MODULES:
+        names = _WRITE_MODULES[owner]
+        return names is None or func.attr in names
+    if func.attr == "open":  # Path.open(mode), io.open(path, mode), codecs.open(path, mode)
+        first = 1 if owner in ("io", "codecs") else 0
+        return _writing_mode(call.args[first:first + 1]
+                             + [k.value for k in call.keywords if k.arg == "mode"])
+    if func.attr == "unlink":
+        return not call.args  # Path.unlink()
+    return func.attr in _WRITE_METHODS
+
+
+def _writes_directly(fn: ast.AST) -> bool:
+    return any(isinstance(n, ast.Call) and _is_write(n) for n in _own_nodes(fn))
+
+
+def _functions(tree: ast.AST) -> dict[str, list[ast.AST]]:
+    """Every function the source defines, at any depth, by name (names may repeat)."""
+    found: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.setdefault(node.name, []).append(node)
+    return found
 
 
 def _read_only(source: str, function: str) -> bool:
-    """Whether the tool's function can never write: no write in it, nor in any function of
-    its source that it calls (a static hint for MCP's readOnlyHint and task synthesis)."""
-    tree = ast.parse(source)
-    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    seen, todo = set(), [function]
+    """Whether the tool can never write, judged by what its code does, not what it defines.
+
+    A function writes when its own body calls a write (``json.dump``, ``open(..., "w")``, ...)
+    or uses a function that writes (the release's tools all define a ``_save`` helper; only
+    those that call it write). Names are resolved loosely (any function of that name in the
+    source), which errs towards "writes". A static hint for MCP's readOnlyHint and for task
+    synthesis: query or mutation.
+    """
+    defs = _functions(ast.parse(source))
+    seen: set[int] = set()
+    todo = list(defs.get(function, []))
     while todo:
-        name = todo.pop()
-        if name in seen or name not in defs:
+        fn = todo.pop()
+        if id(fn) in seen:
             continue
-        seen.add(name)
-        if _writes_directly(defs[name]):
+        seen.add(id(fn))
+        if _writes_directly(fn):
             return False
-        todo.extend(n.id for n in ast.walk(defs[name]) if isinstance(n, ast.Name))
+        for node in _own_nodes(fn):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                todo.extend(defs.get(node.id, []))
     return True
 
 
@@ -199,10 +249,11 @@ def _convert_tools(env: ReleaseEnvironment, report: EnvironmentReport) -> list[d
             schema = _input_schema(tool, tightened)
             name = _tool_name(tool.name, taken, report)
             report.tightened.extend(tightened)
+            read_only = _read_only(tool.implementation, function)
             out.append({"name": name, "release_name": tool.name,
                         "description": tool.description or f"{tool.name} (no description)",
-                        "input_schema": schema,
-                        "read_only": _read_only(tool.implementation, function),
+                        "input_schema": schema, "read_only": read_only,
+                        "kind": "query" if read_only else "mutation",
                         "function": function, "implementation": tool.implementation})
         except Exception as exc:  # one bad tool is refused, the environment still imports
             report.refused_tools[tool.name] = str(exc)[:300]
@@ -215,7 +266,9 @@ def _tables(env: ReleaseEnvironment, report: EnvironmentReport) -> dict[str, lis
         if not view.TABLE_NAME.match(stem):
             report.notes.append(f"{stem}.json: name is not a table name; not viewed")
             continue
-        if not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
+        if view.keyed(value):
+            report.notes.append(f"{stem}.json: objects by key; viewed as rows with _key")
+        elif not isinstance(value, list) or not all(isinstance(r, dict) for r in value):
             report.notes.append(f"{stem}.json: not a list of objects; viewed as rows anyway")
         tables[stem] = view.collection_rows(value)
     return tables
@@ -242,8 +295,7 @@ def _write(env: ReleaseEnvironment, target: Path, manifest: dict, tools: list,
         (staging / "schema.sql").write_text(view.schema_sql(staging / "view.sqlite"))
         doc = {**manifest, "tables": {name: f"{name}.json" for name in tables}, "tools": tools}
         (staging / "environment.json").write_text(json.dumps(doc, indent=1, ensure_ascii=False))
-        questions = [{"task": q.task, "reference_answer": q.reference_answer,
-                      "grading_rubric": q.grading_rubric} for q in env.questions]
+        questions = [q.to_dict() for q in env.questions]
         (staging / "tasks.json").write_text(json.dumps(questions, indent=1, ensure_ascii=False))
         if target.exists():
             shutil.rmtree(target)
@@ -253,10 +305,11 @@ def _write(env: ReleaseEnvironment, target: Path, manifest: dict, tools: list,
         raise
 
 
-def _import_one(mix: Path, number: str, out: Path) -> EnvironmentReport:
+def _import_one(mix: Path, number: str, out: Path,
+                parquet: ParquetQuestions | None) -> EnvironmentReport:
     report = EnvironmentReport(source_id=number, env_id=env_id_for(number))
     try:
-        env = read_environment(mix, number)
+        env = read_environment(mix, number, parquet)
         report.notes.extend(env.warnings)
         tools = _convert_tools(env, report)
         if not tools:
@@ -279,7 +332,13 @@ def import_release(path: str | Path, out: str | Path) -> ImportReport:
     path, out = Path(path), Path(out)
     out.mkdir(parents=True, exist_ok=True)
     report = ImportReport(source=str(path), out=str(out))
+    parquets: dict[Path, ParquetQuestions | None] = {}
     for number, mix in find_environments(path):
-        report.environments.append(_import_one(mix, number, out))
+        if mix not in parquets:
+            parquets[mix] = ParquetQuestions.beside(mix)
+        report.environments.append(_import_one(mix, number, out, parquets[mix]))
+    for parquet in parquets.values():
+        if parquet is not None and parquet.error:
+            report.notes.append(parquet.error)
     (out / "import-report.json").write_text(json.dumps(report.to_dict(), indent=1))
     return report

@@ -5,9 +5,11 @@ tools forward to a :class:`WorkerPool`, its session hooks give every session a p
 and its template database is the SQLite view of the data folder, so verifiers, the diagnosis
 and task synthesis see an imported environment exactly like one of ours.
 
-Hook for graph-based task synthesis (a separate piece of work): everything it needs is here:
-``definition.tools`` (schemas, and ``kind`` query/mutation from the read-only hint), the
-template database (``Environment.template``) and sessions whose view follows every call.
+Graph-based task synthesis sees an imported environment like any other: ``definition.tools``
+(schemas, and ``kind`` query/mutation from what each tool's code does), the template database
+(``Environment.template``) and sessions whose view follows every call. It runs at import time
+(``agentworld import agent-world --tasks``) or through ``agentworld tasks generate``, never
+while an environment loads.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from .tasks import question_tasks
 
 __all__ = ["ImportedDirectory", "load_definition", "OUTPUT_SCHEMA"]
 
-# Release tools declare no output schema; any JSON object is accepted (junk is refused earlier).
+# Release tools declare no output schema; any JSON object is accepted (junk is refused earlier,
+# and a list or scalar reaches the runtime wrapped as {"result": value}).
 OUTPUT_SCHEMA = {"type": "object"}
 _ENV_ID = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 
@@ -79,7 +82,7 @@ def _toolset(doc: dict[str, Any], backend: FolderBackend) -> Toolset:
     for t in doc["tools"]:
         tools.add(ToolSpec(
             name=t["name"], description=t["description"], input_schema=t["input_schema"],
-            output_schema=OUTPUT_SCHEMA,
+            output_schema=t.get("output_schema") or OUTPUT_SCHEMA,
             annotations=Annotations(read_only=t["read_only"], idempotent=t["read_only"]),
             fn=backend.tool_fn(t["name"], t["function"], t["implementation"])))
     return tools
@@ -111,7 +114,7 @@ def load_definition(folder: Path, *, pool: WorkerPool,
     definition = EnvironmentDefinition(
         manifest=_manifest(doc, folder, _version(doc, backend)),
         schema_sql=(folder / "schema.sql").read_text(), seed=_seed(backend),
-        tools=_toolset(doc, backend), tasks=question_tasks(doc["id"], questions),
+        tools=_toolset(doc, backend), tasks=question_tasks(doc["id"], questions, doc["tools"]),
         session_hooks=backend)
     return definition
 

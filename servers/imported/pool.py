@@ -56,7 +56,7 @@ class WorkerReply:
     ``ok``, ``crash``, ``junk``, ``limit`` (memory), ``timeout`` or ``died``."""
 
     status: str
-    result: dict[str, Any] | None = None
+    result: Any = None
     detail: str = ""
     touched: tuple[str, ...] = ()
     violations: tuple[str, ...] = ()

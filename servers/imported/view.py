@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["TABLE_NAME", "collection_rows", "encode_row", "write_view", "replace_table",
+__all__ = ["TABLE_NAME", "collection_rows", "keyed", "encode_row", "write_view", "replace_table",
            "schema_sql"]
 
 TABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
@@ -25,8 +25,18 @@ TABLE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 EMPTY_COLUMN = "_empty"
 
 
+def keyed(value: Any) -> bool:
+    """Whether a collection is objects by key (``{"u1": {...}, "u2": {...}}``): the release's
+    code reads such a file as ``data[key]``."""
+    return (isinstance(value, dict) and bool(value)
+            and all(isinstance(v, dict) for v in value.values()))
+
+
 def collection_rows(value: Any) -> list[dict[str, Any]]:
-    """A collection's rows: a list of objects as is; anything else made into rows."""
+    """A collection's rows: a list of objects as is; objects by key become one row each, with
+    the key in ``_key`` (and in ``id`` when the object has none); anything else one row."""
+    if keyed(value):
+        return [{"_key": k, **({} if "id" in v else {"id": k}), **v} for k, v in value.items()]
     if isinstance(value, dict):
         return [value]
     if isinstance(value, list):

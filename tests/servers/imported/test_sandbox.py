@@ -137,3 +137,69 @@ def test_warm_calls_are_much_cheaper_than_a_cold_spawn(tmp_path):
     median = statistics.median(warm)
     print(json.dumps({"cold_ms": round(cold * 1e3, 2), "warm_median_ms": round(median * 1e3, 3)}))
     assert median * 10 < cold
+
+
+STDLIB_SOURCE = '''
+import os
+
+
+def stdlib(**_extra):
+    import csv, email, io, json, re, secrets
+    from datetime import datetime, timezone
+    from email.utils import make_msgid, parsedate_to_datetime
+    from zoneinfo import ZoneInfo
+    rows = list(csv.reader(io.StringIO("a,b\\n1,2\\n")))
+    msg = email.message_from_string("Subject: hi\\nDate: Tue, 03 Mar 2026 09:15:00 +0000\\n\\nx")
+    paris = datetime(2026, 7, 1, 12, tzinfo=timezone.utc).astimezone(ZoneInfo("Europe/Paris"))
+    return [rows, msg["Subject"], parsedate_to_datetime(msg["Date"]).isoformat(),
+            paris.isoformat(), make_msgid(), secrets.token_hex(4), os.urandom(2).hex(),
+            bool(re.match(r"\\d+", "42")), json.dumps({"a": 1})]
+
+
+def escape(what, **_extra):
+    if what == "socket":
+        import socket
+        socket.socket()
+    elif what == "email_socket":
+        import email.utils
+        email.utils.socket.socket()
+    elif what == "zone_write":
+        from zoneinfo import TZPATH
+        open(TZPATH[0] + "/agentworld-test", "w").write("x")
+    elif what == "read_outside":
+        open("/etc/hostname").read()
+    return {"done": what}
+'''
+
+
+def _stdlib_request(folder, function, call=1, **args):
+    return {"dir": str(folder), "source": STDLIB_SOURCE, "function": function, "args": args,
+            "now": 1_772_442_000.0, "seed": 3, "call": call}
+
+
+def test_pure_standard_library_works_and_lists_come_back_as_lists(pool, tmp_path):
+    reply = pool.call(_stdlib_request(tmp_path, "stdlib"))
+    assert reply.status == "ok" and not reply.violations, reply
+    rows, subject, date, paris, msgid, token, salt, matched, text = reply.result
+    assert rows == [["a", "b"], ["1", "2"]] and subject == "hi"
+    assert date == "2026-03-03T09:15:00+00:00" and paris == "2026-07-01T14:00:00+02:00"
+    assert msgid.endswith("@localhost>") and matched and text == '{"a": 1}'
+    again = pool.call(_stdlib_request(tmp_path, "stdlib"))
+    assert again.result == reply.result                    # secrets and urandom are seeded
+    other = pool.call(_stdlib_request(tmp_path, "stdlib", call=2)).result
+    assert (other[5], other[6]) != (token, salt)
+
+
+@pytest.mark.parametrize("what, refused", [
+    ("socket", "import: socket"),
+    ("zone_write", "open: "),
+    ("read_outside", "open: /etc/hostname"),
+])
+def test_sockets_and_outside_paths_are_still_refused(pool, tmp_path, what, refused):
+    reply = pool.call(_stdlib_request(tmp_path, "escape", what=what))
+    assert reply.status == "crash" and refused in " ".join(reply.violations)
+
+
+def test_email_keeps_no_way_to_the_network(pool, tmp_path):
+    reply = pool.call(_stdlib_request(tmp_path, "escape", what="email_socket"))
+    assert reply.status == "crash" and reply.detail == "AttributeError"

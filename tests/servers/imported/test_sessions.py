@@ -22,12 +22,17 @@ def widgets(catalog):
     return catalog.load("aw-0000002")
 
 
+@pytest.fixture
+def maildesk(catalog):
+    return catalog.load("aw-0000004")
+
+
 def _rows(session, sql):
     return [dict(r) for r in session.db.execute(sql)]
 
 
 def test_catalog_lists_imported_envs_with_their_taxonomy(catalog):
-    assert catalog.ids() == ["aw-0000001", "aw-0000002"]
+    assert catalog.ids() == ["aw-0000001", "aw-0000002", "aw-0000004"]
     manifest = catalog.manifest("aw-0000001")
     assert manifest.taxonomy.l2 == "Libraries" and "imported" in manifest.tags
     assert "Member e-mails are unique." in manifest.rules[0].text
@@ -47,7 +52,7 @@ def test_writes_reach_the_sqlite_view_and_stay_private(library):
         assert _rows(b, "SELECT status FROM books WHERE id = 'bk_1'") == [{"status": "available"}]
         assert b.call(*BORROW).ok
         assert a.hash() == b.hash()            # same seed, same calls: same state
-        assert b.call("count_loans").data == {"loans": 2}
+        assert b.call("count_loans").data == {"loans": 3}
     finally:
         a.close(), b.close()
 
@@ -97,7 +102,7 @@ def test_misbehaving_tools_become_tool_errors_and_the_next_call_works(widgets):
         assert "/etc/passwd" in secrets.error["details"]["refused"][0]
         assert "root:" not in json.dumps(secrets.payload())
         junk = session.call("junk_reply")
-        assert junk.code == "INTERNAL_ERROR" and "list" in junk.error["message"]
+        assert junk.code == "INTERNAL_ERROR" and "not JSON" in junk.error["message"]
         boom = session.call("explode")
         assert boom.code == "INTERNAL_ERROR" and "ZeroDivisionError" in boom.error["message"]
         assert session.call("get_widget", {"widget_id": "w_2"}).ok
@@ -113,8 +118,11 @@ def test_release_errors_map_to_stable_codes(library):
         assert missing.error["details"]["release_code"] == "BOOK_NOT_FOUND"
         taken = session.call("add_member", {"name": "A", "email": "ada@example.org"})
         assert taken.code == "CONFLICT"
-        assert session.call("borrow_book", {"member_id": "mem_1", "book_id": "bk_3"}).code == \
-            "PRECONDITION_FAILED"
+        on_loan = session.call("borrow_book", {"member_id": "mem_1", "book_id": "bk_3"})
+        assert on_loan.code == "PRECONDITION_FAILED"
+        # The release's payload is kept whole, extra fields included.
+        assert on_loan.error["details"]["release_error"] == {
+            "code": "INVALID_STATE", "message": "the book is on loan", "status": "on_loan"}
         assert session.call("list_books", {"surprise": 1}).code == "VALIDATION_ERROR"
         assert session.call("submit_tool", {"title": "x"}).data == {"suggested": "x"}
     finally:
@@ -125,12 +133,17 @@ def test_release_errors_map_to_stable_codes(library):
     ({"code": "VALIDATION_ERROR", "message": "m"}, "VALIDATION_ERROR"),
     ({"code": "invalid-date", "message": "m"}, "VALIDATION_ERROR"),
     ({"code": "PERMISSION_DENIED"}, "FORBIDDEN"),
+    ({"code": "UNAUTHORIZED", "allowed": ["admin"]}, "FORBIDDEN"),
     ({"code": "RATE_LIMITED"}, "LIMIT_EXCEEDED"),
     ({"code": "SOMETHING_ODD"}, "PRECONDITION_FAILED"),
     ("a plain string", "PRECONDITION_FAILED"),
 ])
-def test_error_code_mapping(error, code):
-    assert map_release_error(error).code.value == code
+def test_error_code_mapping_keeps_the_original_beside_it(error, code):
+    mapped = map_release_error(error)
+    assert mapped.code.value == code
+    assert mapped.details["release_error"] == error
+    assert mapped.details["release_code"] == (error.get("code") if isinstance(error, dict)
+                                              else None)
 
 
 def test_session_folder_is_removed_at_close(library):
@@ -141,18 +154,57 @@ def test_session_folder_is_removed_at_close(library):
     assert not folder.exists()
 
 
-def test_release_questions_are_answer_match_tasks(library):
-    task = library.task("question-1")
-    assert task.kind == "answer-match" and task.reference_answer == "2"
-    assert task.metadata["grading_rubric"] == [{"check": "answers 2", "points": 1}]
-    from agentworld.servers.tasks import VerifierInput
-
-    initial = library.template.clone()
+def test_lists_and_scalars_are_served_as_returned(library):
+    session = Session(library)
     try:
-        def score(answer):
-            return task.verifier(VerifierInput(initial, initial, answer, ())).reward
-
-        assert score(None) == 0.0 and score("3") == 0.0
-        assert score("2") == 1.0 and score(" Two? no: 2. ") == 1.0 and score("2.0") == 1.0
+        authors = session.call("list_authors")
+        assert authors.ok and [a["id"] for a in authors.data["result"]] == [
+            "au_1", "au_2", "au_3", "au_4"]
+        assert session.call("count_books").data == {"result": 6}
+        loans = session.call("member_loans", {"member_id": "mem_2"})
+        assert [loan["book_id"] for loan in loans.data["result"]] == ["bk_6"]
     finally:
-        initial.close()
+        session.close()
+
+
+def test_email_zoneinfo_csv_and_the_release_error_payloads(maildesk):
+    session = Session(maildesk)
+    try:
+        message = session.call("read_message", {"message_id": "msg_1"})
+        assert message.ok, message.error
+        assert message.data["subject"] == "Quarterly numbers"
+        assert message.data["sent"] == "2026-03-03T09:15:00+00:00"
+        assert message.data["body"] == "Please send the quarterly numbers by Friday."
+        reply = session.call("compose_reply", {"message_id": "msg_1", "text": "On it."})
+        assert reply.ok, reply.error
+        assert "On it." in reply.data["draft"]["raw"] and "@localhost>" in \
+            reply.data["draft"]["header_id"]
+        local = session.call("local_time", {"user": "kenji", "meeting_id": "mt_1"})
+        assert local.data["local"] == "2026-03-05T18:00:00+09:00"
+        lisbon = session.call("local_time", {"user": "ana", "meeting_id": "mt_1"})
+        assert lisbon.data["local"] == "2026-03-05T09:00:00+00:00"
+        contacts = session.call("contacts")
+        assert [c["city"] for c in contacts.data["result"]] == ["Lisbon", "Tokyo"]
+        denied = session.call("admin_report", {"api_key": "key-guest"})
+        assert denied.code == "FORBIDDEN"
+        assert denied.error["details"]["release_code"] == "UNAUTHORIZED"
+        assert denied.error["details"]["release_error"]["allowed"] == ["admin"]
+        text = session.call("local_time", {"user": "zed", "meeting_id": "mt_1"})
+        assert text.error["details"]["release_error"] == "unknown user zed"
+        assert session.call("admin_report", {"api_key": "key-admin"}).data == {"messages": 1}
+    finally:
+        session.close()
+
+
+def test_secrets_urandom_and_uuid_are_seeded_per_session(maildesk):
+    def tokens(seed):
+        session = Session(maildesk, seed=seed)
+        try:
+            return [session.call("issue_token", {"user": "ana"}).data for _ in range(2)]
+        finally:
+            session.close()
+
+    first, again, other = tokens(7), tokens(7), tokens(8)
+    assert first == again                       # two fresh sessions, the same ids
+    assert first[0]["token"] != first[1]["token"]  # but every call draws new ones
+    assert first[0]["token"] != other[0]["token"] and first[0]["salt"] != other[0]["salt"]
