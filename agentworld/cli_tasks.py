@@ -15,8 +15,16 @@ __all__ = ["add_task_commands"]
 
 def _catalog():
     from agentworld.servers.catalog import Catalog
+    from agentworld.servers.paths import import_dir
 
-    return Catalog(world=True, cache_dir=default_cache_dir())
+    imports = [import_dir()] if import_dir().is_dir() else []
+    return Catalog(world=True, cache_dir=default_cache_dir(), import_dirs=imports)
+
+
+def _imported_ids(ids: list[str]) -> list[str]:
+    from agentworld.servers.paths import import_dir
+
+    return [i for i in ids if (import_dir() / i / "environment.json").is_file()]
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -25,14 +33,25 @@ def cmd_generate(args: argparse.Namespace) -> int:
     catalog = _catalog()
     ids = catalog.ids() if args.all else args.env_ids
     unknown = [i for i in ids if i not in catalog]
+    catalog.close()
     if not ids or unknown:
         print(f"error: name environments or pass --all (unknown: {', '.join(unknown[:5])})")
         return 2
     task_dir = Path(args.task_dir) if args.task_dir else default_task_dir()
     llm = ({"endpoint": args.llm_endpoint, "model": args.llm_model}
            if args.llm_endpoint and args.llm_model else None)
-    summary = generate_all(ids, task_dir, cache_dir=default_cache_dir(), workers=args.workers,
+    imported = _imported_ids(ids)
+    summary = generate_all([i for i in ids if i not in imported], task_dir,
+                           cache_dir=default_cache_dir(), workers=args.workers,
                            progress=not args.quiet, llm=llm)
+    if imported:
+        # Imported tools run in this process's sandbox pool, one environment at a time.
+        from agentworld.servers.imported.graph import generate_imported_tasks
+        from agentworld.servers.paths import import_dir
+
+        counts = generate_imported_tasks(import_dir(), imported, task_dir)
+        summary = {**summary, "imported": counts,
+                   "tasks": summary.get("tasks", 0) + sum(counts.values())}
     print(json.dumps({**summary, "task_dir": str(task_dir)}, indent=2))
     return 0
 
