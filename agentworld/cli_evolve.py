@@ -34,12 +34,14 @@ def cmd_evolve(args: argparse.Namespace) -> int:
         print("error: --out RUN_DIR is required", file=sys.stderr)
         return 2
     from agentworld.servers.catalog import Catalog
+    from agentworld.servers.paths import import_dir
     from agentworld.trainer.arena import Arena, ArenaWorld
     from agentworld.trainer.errors import TrainerError
 
     from .cli_world import default_cache_dir
 
-    world = ArenaWorld(Catalog(world=True, cache_dir=default_cache_dir()))
+    imports = [import_dir()] if import_dir().is_dir() else []  # what `agentworld import` wrote
+    world = ArenaWorld(Catalog(world=True, cache_dir=default_cache_dir(), import_dirs=imports))
     try:
         arena = Arena(args.out, _config(args), world=world,
                       log=lambda m: print(m, file=sys.stderr, flush=True))
