@@ -23,11 +23,14 @@ __all__ = ["add_train_commands"]
 def _catalog(args: argparse.Namespace):
     from agentworld.servers import EnvironmentDefinition
     from agentworld.servers.catalog import Catalog
+    from agentworld.servers.paths import import_dir
 
     from .cli_world import default_cache_dir, default_task_dir
 
     task_dir = Path(args.task_dir) if args.task_dir else default_task_dir()
-    catalog = Catalog(world=True, cache_dir=default_cache_dir(),
+    # Imported environments too (their stored graph tasks; loading never synthesizes them).
+    imports = [import_dir()] if import_dir().is_dir() else []
+    catalog = Catalog(world=True, cache_dir=default_cache_dir(), import_dirs=imports,
                       task_dir=task_dir if task_dir.is_dir() else None)
     ids = []
     for ref in args.envs:
