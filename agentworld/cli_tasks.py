@@ -107,6 +107,25 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_audit(args: argparse.Namespace) -> int:
+    from agentworld.servers.taskgen.audit_run import audit_environments, print_table
+    from agentworld.servers.taskgen.store import TaskStore
+
+    catalog = _catalog()
+    ids = catalog.ids() if args.all else args.env_ids
+    unknown = [i for i in ids if i not in catalog]
+    if not ids or unknown:
+        print(f"error: name environments or pass --all (unknown: {', '.join(unknown[:5])})")
+        return 2
+    store = TaskStore(Path(args.task_dir) if args.task_dir else default_task_dir())
+    report = audit_environments(catalog, ids, store=store, progress=not args.json)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_table(report)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from agentworld.servers.taskgen.export import export_tasks, task_row
     from agentworld.servers.taskgen.store import TaskStore
@@ -132,7 +151,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def add_task_commands(sub) -> None:
-    tasks = sub.add_parser("tasks", help="verifiable tasks: generate, stats, export")
+    tasks = sub.add_parser("tasks", help="verifiable tasks: generate, stats, audit, export")
     tasks_sub = tasks.add_subparsers(dest="tasks_command", required=True)
     p = tasks_sub.add_parser("generate", help="generate task sets (resumable)")
     p.add_argument("env_ids", nargs="*")
@@ -148,6 +167,13 @@ def add_task_commands(sub) -> None:
     p.add_argument("--task-dir")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_stats)
+
+    p = tasks_sub.add_parser("audit", help="mutation-test every task's verifier")
+    p.add_argument("env_ids", nargs="*")
+    p.add_argument("--all", action="store_true")
+    p.add_argument("--task-dir")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_audit)
 
     p = tasks_sub.add_parser("export", help="write a dataset for verl, OpenRLHF or datasets")
     p.add_argument("--format", choices=["jsonl", "parquet"], default="jsonl")

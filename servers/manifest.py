@@ -44,6 +44,10 @@ class Manifest:
     # The environment's "now" when a session starts; the deterministic clock counts from here.
     epoch: str = "2026-03-02T09:00:00Z"
     tags: tuple[str, ...] = field(default=())
+    # What changes as a side effect of any write and says nothing about the task's outcome:
+    # whole tables ("audit_events") or columns ("issues.updated_at", "*.updated_at"). Verifiers
+    # leave these out of their whole-database guard.
+    bookkeeping: tuple[str, ...] = field(default=())
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

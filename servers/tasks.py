@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Step", "VerifierInput", "Verdict", "Verifier", "Task"]
+__all__ = ["Step", "VerifierInput", "Verdict", "Verifier", "Task", "REWARD_MODES", "reward_for"]
 
 
 @dataclass(frozen=True)
@@ -41,23 +41,54 @@ class VerifierInput:
         return dict(row) if row is not None else None
 
 
+REWARD_MODES = ("binary", "partial")
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """The reward in [0, 1], whether the task counts as solved, and the score of each check."""
+    """Whether the task is solved, the training reward, and the score of each check.
+
+    ``score`` is the fraction of the rubric's points earned. ``reward`` is what a trainer
+    optimises: 1 for a pass; for a failure 0 (``binary``, the default) or half the score
+    (``partial``), so that every failure ranks below every pass.
+    """
 
     reward: float
     passed: bool
     components: dict[str, float] = field(default_factory=dict)
+    score: float | None = None
 
     @classmethod
-    def from_checks(cls, checks: dict[str, bool], *, threshold: float = 1.0) -> Verdict:
-        """Equal-weight checks: the reward is the fraction passed; solved at ``threshold``."""
+    def from_checks(cls, checks: dict[str, bool], *, threshold: float = 1.0,
+                    mode: str = "binary") -> Verdict:
+        """Equal-weight checks: the score is the fraction passed; solved at ``threshold``."""
         components = {name: 1.0 if ok else 0.0 for name, ok in checks.items()}
-        reward = sum(components.values()) / len(components) if components else 0.0
-        return cls(reward=reward, passed=reward >= threshold, components=components)
+        score = sum(components.values()) / len(components) if components else 0.0
+        return cls.of(score, score >= threshold, components, mode=mode)
+
+    @classmethod
+    def of(cls, score: float, passed: bool, components: dict[str, float], *,
+           mode: str = "binary") -> Verdict:
+        return cls(reward=reward_for(score, passed, mode), passed=passed,
+                   components=components, score=round(score, 6))
+
+    def with_mode(self, mode: str) -> Verdict:
+        """The same verdict under another reward mode."""
+        score = self.reward if self.score is None else self.score
+        return Verdict.of(score, self.passed, self.components, mode=mode)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reward": self.reward, "passed": self.passed, "components": self.components}
+        return {"reward": self.reward, "passed": self.passed, "score": self.score,
+                "components": self.components}
+
+
+def reward_for(score: float, passed: bool, mode: str = "binary") -> float:
+    """The training reward of a verdict. Raises ValueError for an unknown mode."""
+    if mode not in REWARD_MODES:
+        raise ValueError(f"unknown reward mode {mode!r}; choose one of {', '.join(REWARD_MODES)}")
+    if passed:
+        return 1.0
+    return 0.0 if mode == "binary" else round(0.5 * min(max(score, 0.0), 1.0), 6)
 
 
 Verifier = Callable[[VerifierInput], Verdict]

@@ -1,15 +1,20 @@
-"""The task text for a chain, from templates that read naturally and never quote a value the
-chain observed: a value that came from an earlier call is referred to ("that reservation"),
-while values drawn from the database or chosen for a new record are stated."""
+"""The task text for a chain, written as a request: entities the agent must find are named (by
+their title or name, with the id when the name is not enough), values that came from an earlier
+reply are referred to ("that reservation"), never quoted, and values chosen for a change are
+stated."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from .graph import ToolGraph, singular
 from .walk import Chain, Step
 
-__all__ = ["describe_chain"]
+__all__ = ["describe_chain", "table_for", "row_name"]
+
+_NAME_COLUMNS = ("title", "name", "full_name", "display_name", "subject", "label", "login",
+                 "flight_number", "number", "code", "email")
 
 
 def _words(name: str) -> str:
@@ -24,7 +29,40 @@ def _value(value: Any) -> str:
     return str(value)
 
 
-def _arg_phrases(step: Step, skip: set[str], graph: ToolGraph) -> list[str]:
+def table_for(db: sqlite3.Connection, noun: str) -> str | None:
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    for name in (noun + "s", noun + "es", noun[:-1] + "ies" if noun.endswith("y") else "", noun):
+        if name in tables:
+            return name
+    return None
+
+
+def row_name(db: sqlite3.Connection | None, noun: str, row_id: Any) -> str:
+    """How a request names a row: ``"Quarterly report" (pag_000012)``, or the id alone."""
+    if db is None:
+        return str(row_id)
+    table = table_for(db, noun)
+    if table is None:
+        return str(row_id)
+    cols = [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]
+    keys = [r[1] for r in db.execute(f'PRAGMA table_info("{table}")') if r[5]] or ["id"]
+    for column in _NAME_COLUMNS:
+        if column in cols and column not in keys:
+            row = db.execute(f'SELECT "{column}" FROM "{table}" WHERE "{keys[0]}" = ?',
+                             (row_id,)).fetchone()
+            if row and isinstance(row[0], str | int) and str(row[0]).strip():
+                return f'"{row[0]}" ({row_id})'
+    return str(row_id)
+
+
+def _subject_key(step: Step, noun: str) -> str | None:
+    for key in step.arguments:
+        if key == "id" or key == f"{noun}_id" or key == f"{noun.replace(' ', '_')}_id":
+            return key
+    return None
+
+
+def _arg_phrases(step: Step, skip: set[str], graph: ToolGraph, db) -> list[str]:
     phrases = []
     for key, value in step.arguments.items():
         if key in skip or key in ("limit", "cursor"):
@@ -32,52 +70,61 @@ def _arg_phrases(step: Step, skip: set[str], graph: ToolGraph) -> list[str]:
         source = step.sources.get(key, "")
         if source.startswith("upstream:"):
             # Observed earlier: refer to it, never quote it.
-            upstream = graph.nodes[source.removeprefix("upstream:")].noun
             if key.endswith("_id"):
                 phrases.append(f"for that {_words(singular(key[:-3]))}")
             else:
-                phrases.append(f"the same {_words(key)} as that {_words(upstream)}")
+                upstream = graph.nodes[source.removeprefix("upstream:")].noun
+                phrases.append(f"with the same {_words(key)} as that {_words(upstream)}")
+        elif key.endswith("_id"):
+            owner = singular(key[:-3])
+            phrases.append(f"for {_words(owner)} {row_name(db, owner, value)}")
         else:
             phrases.append(f"{_words(key)} {_value(value)}")
     return phrases
 
 
-def _sentence(step: Step, graph: ToolGraph) -> str:
+def _sentence(step: Step, graph: ToolGraph, db) -> str:
     node = graph.nodes[step.tool]
     noun = _words(node.noun)
-    target = step.arguments.get("id")
-    source = step.sources.get("id", "")
-    if target is None:
+    key = _subject_key(step, node.noun)
+    if key is None:
         subject = None
-    elif source.startswith("upstream:"):
+    elif step.sources.get(key, "").startswith("upstream:"):
         subject = f"that {noun}"
     else:
-        subject = f"{noun} {target}"
-    extra = _arg_phrases(step, {"id"}, graph)
-    if step.tool.startswith("search_") or step.tool.startswith("list_"):
-        what = _words(step.tool.split("_", 1)[1])
+        subject = f"{noun} {row_name(db, node.noun, step.arguments[key])}"
+    extra = _arg_phrases(step, {key} if key else set(), graph, db)
+    verb, _, rest = step.tool.partition("_")
+    if verb in ("search", "list", "find"):
         where = f" ({'; '.join(extra)})" if extra else ""
-        return f"Look through the {what}{where} and take the first one listed"
-    if step.tool.startswith("get_"):
-        return f"Open {subject or 'the ' + noun}"
-    verb = _words(step.tool.split("_", 1)[0])
-    if step.tool.startswith("create_"):
-        owners = [p for p in extra if p.startswith("for that ")]
-        fields = [p for p in extra if not p.startswith("for that ")]
-        details = (" " + " ".join(owners) if owners else "") + (
+        return f"Find the {_words(rest)}{where}"
+    if verb == "get":
+        return f"Look up {subject or 'the ' + noun}" + (f" ({', '.join(extra)})" if extra else "")
+    if verb == "create":
+        owners = [p for p in extra if p.startswith("for ")]
+        fields = [p for p in extra if not p.startswith("for ")]
+        fields = [p.removeprefix("with ") for p in fields]
+        return f"Add a new {noun}" + (" " + " ".join(owners) if owners else "") + (
             f" with {', '.join(fields)}" if fields else "")
-        return f"Create a new {noun}{details}"
-    if step.tool.startswith("update_"):
-        return f"Update {subject or 'the ' + noun}: set {', '.join(extra)}"
-    if node.spec.name.endswith(node.noun.replace(" ", "_")) and subject:
-        return f"{verb.capitalize()} {subject}" + (f" ({', '.join(extra)})" if extra else "")
+    if verb == "update":
+        return f"On {subject or 'the ' + noun}, set {', '.join(extra)}"
     details = f" ({'; '.join(extra)})" if extra else ""
-    return f"{_words(step.tool).capitalize()}{' for ' + subject if subject else ''}{details}"
+    if subject is None:
+        # record_payment, attach_file: the tool's own words name the act.
+        action, _, thing = _words(step.tool).partition(" ")
+        article = "an" if thing[:1] in "aeiou" else "a"
+        return f"{action.capitalize()} {article + ' ' + thing if thing else ''}{details}".strip()
+    action = _words(step.tool.removesuffix("_" + node.noun.replace(" ", "_")))
+    return f"{action.capitalize()} {subject}{details}"
 
 
-def describe_chain(chain: Chain, graph: ToolGraph, ask: str | None) -> str:
-    sentences = [_sentence(step, graph) for step in chain.steps]
-    text = ". Then ".join(sentences[:1] + [s[0].lower() + s[1:] for s in sentences[1:]]) + "."
+def describe_chain(chain: Chain, graph: ToolGraph, ask: str | None, *,
+                   db: sqlite3.Connection | None = None) -> str:
+    sentences = [_sentence(step, graph, db) for step in chain.steps]
+    text = sentences[0] + "".join(
+        f". {'Then' if i < len(sentences) - 1 else 'Finally'}, {s[0].lower() + s[1:]}"
+        for i, s in enumerate(sentences[1:], start=1))
+    text += "."
     if ask:
-        text += f" Finally, report {ask}."
-    return text
+        text += f" Tell me {ask}."
+    return "I need a hand with this. " + text

@@ -11,14 +11,18 @@ from typing import Any
 
 from agentworld.servers import Environment
 
+from .audit import audit_task
 from .gates import check_gates
 from .graph import ToolGraph
 from .graph_tasks import graph_task
 from .programmatic import programmatic_tasks
 from .record import TaskRecord
 
-__all__ = ["GenerationReport", "generate_tasks", "split_of", "TASKS_PER_ENV"]
+__all__ = ["GenerationReport", "generate_tasks", "split_of", "TASKS_PER_ENV", "TASKGEN_VERSION"]
 
+# Bumped whenever generation or the verifier contract changes: stored sets of another version
+# are generated again.
+TASKGEN_VERSION = "2"
 TASKS_PER_ENV = 12
 LONG_PER_ENV = 2
 
@@ -29,10 +33,12 @@ class GenerationReport:
     kept: int = 0
     dropped: Counter = field(default_factory=Counter)   # gate -> how many tasks it dropped
     candidates: int = 0
+    audit_dropped: Counter = field(default_factory=Counter)  # audit finding -> tasks dropped
 
     def to_dict(self) -> dict[str, Any]:
         return {"env_id": self.env_id, "kept": self.kept, "candidates": self.candidates,
-                "dropped": dict(self.dropped)}
+                "dropped": dict(self.dropped), "audit_dropped": dict(self.audit_dropped),
+                "version": TASKGEN_VERSION}
 
 
 def split_of(task_id: str) -> str:
@@ -51,11 +57,30 @@ def _gate(env: Environment, records: list[TaskRecord], report: GenerationReport,
         report.candidates += 1
         ok, gate, _ = check_gates(env, record, graph=graph)
         if ok:
+            finding = _audit_finding(env, record, graph)
+            if finding:
+                ok, gate = False, "audit"
+                report.audit_dropped[finding] += 1
+        if ok:
             added.append(record)
         else:
             report.dropped[gate.split(":")[0]] += 1
     kept.extend(added)
     return added
+
+
+def _audit_finding(env: Environment, record: TaskRecord, graph: ToolGraph) -> str:
+    """The first thing the verifier audit finds wrong with a task ("" when it passes)."""
+    audit = audit_task(env, record, graph=graph)
+    if audit.answer_in_prompt:
+        return "answer_in_prompt"
+    if audit.unspecified:
+        return "unspecified_step"
+    if audit.false_negatives:
+        return "false_negative:" + audit.false_negatives[0].kind
+    if audit.false_positives:
+        return "false_positive:" + audit.false_positives[0].kind
+    return ""
 
 
 def generate_tasks(env: Environment, *, compiled=None, seed: int = 0,
@@ -72,11 +97,11 @@ def generate_tasks(env: Environment, *, compiled=None, seed: int = 0,
     if compiled is not None:
         db = env.template.clone()
         try:
-            long = programmatic_tasks(compiled, db, rng, count=LONG_PER_ENV, long=True)
+            long = programmatic_tasks(env, compiled, db, rng, count=LONG_PER_ENV + 2, long=True)
             for record in _gate(env, long, report, graph, kept, LONG_PER_ENV):
                 record.split = "long_horizon"
-            regular = programmatic_tasks(compiled, db, rng, count=per_env // 2)
-            _gate(env, regular, report, graph, kept, per_env // 2)
+            regular = programmatic_tasks(env, compiled, db, rng, count=per_env)
+            _gate(env, regular, report, graph, kept, per_env * 2 // 3)
         finally:
             db.close()
     target = len(kept) + max(per_env - len(kept), per_env // 3)

@@ -1,20 +1,28 @@
-"""Graph-based tasks: a random walk on the tool graph becomes a question with a rubric."""
+"""Graph-based tasks: a random walk on the tool graph becomes a request with an exact rubric.
+
+Walks whose middle steps only list things ("look through X and take the first one listed") are
+filler and are not used: every step either names its entity or follows from the reply of an
+earlier step that returned exactly one object.
+"""
 
 from __future__ import annotations
 
 import random
+import re
+from typing import Any
 
 from agentworld.servers import Environment
-from agentworld.servers.tasks import VerifierInput
 
-from .checks import evaluate
-from .describe import describe_chain
+from .assemble import TaskRejected, assemble
+from .describe import describe_chain, table_for
+from .effects import run_calls
 from .graph import ToolGraph
 from .record import TaskRecord
-from .rubric import answer_check, diff_checks, run_calls
 from .walk import Chain, walk
 
 __all__ = ["graph_task", "chain_is_stable"]
+
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def chain_is_stable(env: Environment, chain: Chain, *, seed: int) -> bool:
@@ -31,45 +39,65 @@ def chain_is_stable(env: Environment, chain: Chain, *, seed: int) -> bool:
         return False
 
 
-def _without_initially_true(env: Environment, checks):
-    initial, final = env.template.clone(), env.template.clone()
-    run = VerifierInput(initial, final, None, ())
+def _is_listing(output: dict[str, Any]) -> bool:
+    """A page of results (its content is lists, beside counts and cursors), not one object."""
+    content = {k: v for k, v in output.items()
+               if k not in ("total", "count", "next_cursor", "has_more")}
+    return bool(content) and all(isinstance(v, list) for v in content.values())
+
+
+def _answer(env: Environment, graph: ToolGraph, chain: Chain) -> tuple[dict, str] | None:
+    """A typed answer read from the chain's last reply: (spec, what to ask for)."""
+    last = chain.steps[-1]
+    output = last.output
+    if isinstance(output.get("total"), int) and _is_listing(output):
+        return {"type": "number", "value": output["total"]}, "how many there are in all"
+    obj = next((v for v in output.values() if isinstance(v, dict)), None)
+    if obj is None:
+        return None
+    noun = graph.nodes[last.tool].noun
+    db = env.template.clone()
     try:
-        return [c for c in checks if c.get("guard") or not evaluate(c, run)]
+        table = table_for(db, noun)
     finally:
-        initial.close()
-        final.close()
+        db.close()
+    for key in ("status", "state", "title", "name", "email"):
+        value = obj.get(key)
+        if isinstance(value, str) and value and not _DATE.match(value):
+            spec: dict[str, Any] = {"type": "text", "value": value}
+            if table:
+                spec["domain"] = {"table": table, "column": key}
+            return spec, f"its {key.replace('_', ' ')}"
+    for key, value in obj.items():
+        if isinstance(value, int) and not isinstance(value, bool) and not key.endswith("_id") \
+                and key not in ("id",) and value > 1:
+            return {"type": "number", "value": value}, f"its {key.replace('_', ' ')}"
+    return None
 
 
 def graph_task(env: Environment, graph: ToolGraph, rng: random.Random, *, length: int,
                index: int, seed: int = 0) -> TaskRecord | None:
     """One graph-based task from a fresh walk, or None when the walk gives nothing usable."""
     chain = walk(env, graph, rng, length=length, seed=seed)
-    if chain is None or not chain_is_stable(env, chain, seed=seed):
+    if chain is None or any(_is_listing(s.output) for s in chain.steps[:-1]):
         return None
-    try:
-        checks = diff_checks(env, chain, seed=seed)
-    except ValueError:
+    if not chain_is_stable(env, chain, seed=seed):
         return None
-    ask = None
-    answer = None
+    answer, ask = None, None
     if graph.nodes[chain.steps[-1].tool].kind == "query":
-        found = answer_check(chain)
-        if found:
-            check, ask = found
-            last = chain.steps[-1]
-            lookup = {k: v for k, v in last.arguments.items() if k not in ("limit", "cursor")}
-            checks += [check, {"kind": "called", "tool": last.tool, "arguments": lookup,
-                               "points": 1, "name": f"called {last.tool}"}]
-            answer = str(check["values"][0])
-    checks = _without_initially_true(env, checks)
-    if not any(not c.get("guard") for c in checks):
+        found = _answer(env, graph, chain)
+        if found is None:
+            return None
+        answer, ask = found
+    db = env.template.clone()
+    try:
+        prompt = describe_chain(chain, graph, ask, db=db)
+    finally:
+        db.close()
+    calls = [[s.tool, s.arguments] for s in chain.steps]
+    try:
+        return assemble(env, id=f"{env.id}/graph-{index:03d}", kind="graph", prompt=prompt,
+                        calls=calls, answer=answer, seed=seed,
+                        metadata={"tools": [s.tool for s in chain.steps], "calls": len(calls)})
+    except (TaskRejected, ValueError):
         return None
-    calls = len(chain.steps)
-    return TaskRecord(
-        id=f"{env.id}/graph-{index:03d}", env_id=env.id, kind="graph",
-        prompt=describe_chain(chain, graph, ask), checks=checks,
-        reference_calls=[[s.tool, s.arguments] for s in chain.steps], reference_answer=answer,
-        session_seed=seed, max_steps=max(2 * calls + 5, 15),
-        difficulty="easy" if calls <= 4 else "medium" if calls < 10 else "hard",
-        metadata={"tools": [s.tool for s in chain.steps], "calls": calls})

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .generate import GenerationReport
+from .generate import TASKGEN_VERSION, GenerationReport
 from .record import TaskRecord
 
 __all__ = ["TaskStore"]
@@ -28,13 +28,16 @@ class TaskStore:
         return self.directory / f"{env_id}.jsonl"
 
     def has(self, env_id: str) -> bool:
-        return self._path(env_id).exists()
+        """Whether a set made by this generator version is stored."""
+        return self.report(env_id) is not None
 
     def load(self, env_id: str) -> list[TaskRecord] | None:
         path = self._path(env_id)
         if not path.exists():
             return None
         lines = path.read_text(encoding="utf-8").splitlines()
+        if not lines or json.loads(lines[0])["report"].get("version") != TASKGEN_VERSION:
+            return None  # made by an older generator: generate again
         return [TaskRecord.from_dict(json.loads(line)) for line in lines[1:] if line]
 
     def report(self, env_id: str) -> dict[str, Any] | None:
@@ -42,7 +45,8 @@ class TaskStore:
         if not path.exists():
             return None
         with open(path, encoding="utf-8") as f:
-            return json.loads(f.readline())["report"]
+            report = json.loads(f.readline())["report"]
+        return report if report.get("version") == TASKGEN_VERSION else None
 
     def save(self, env_id: str, records: list[TaskRecord], report: GenerationReport) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)

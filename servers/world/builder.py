@@ -62,6 +62,8 @@ class EnvBuilder:
     on_mutation: list[Callable[[Any, str, str, str], None]] = field(default_factory=list)
     # Which feature module declared a tool or a rule (absent: the archetype's entities).
     owners: dict[str, str] = field(default_factory=dict)
+    # Tables or columns every write touches as a side effect (see Manifest.bookkeeping).
+    bookkeeping: tuple[str, ...] = ("*.updated_at",)
 
     def add_rule(self, rule: Rule, breaker: Callable[[sqlite3.Connection], list[Call]]) -> None:
         self.rules.append(RuleSpec(rule, breaker))

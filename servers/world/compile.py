@@ -106,7 +106,8 @@ def compile_card(card: ThemeCard, archetype: Archetype) -> CompiledEnvironment:
         rules=tuple(spec.rule for spec in b.rules),
         data_sources=tuple(SOURCES[name] for name in sorted(b.sources)),
         tags=(f"archetype:{archetype.id}", f"region:{card.region}",
-              *(f"feature:{f}" for f in card.features)))
+              *(f"feature:{f}" for f in card.features)),
+        bookkeeping=b.bookkeeping)
     definition = EnvironmentDefinition(manifest=manifest, schema_sql="\n\n".join(b.schema),
                                        seed=seed, tools=b.tools)
     return CompiledEnvironment(card, archetype, definition, tuple(b.rules), dict(b.probes),

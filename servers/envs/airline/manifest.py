@@ -91,4 +91,5 @@ MANIFEST = Manifest(
                    "real airport coordinates."),
     ),
     tags=("travel", "airline", "booking", "payments", "refunds"),
+    bookkeeping=(),
 )

@@ -102,4 +102,5 @@ MANIFEST = Manifest(
                              "Synthetic organization, people and repository history generated "
                              "from a fixed seed; modelled on GitHub's REST API semantics."),),
     tags=("github", "issues", "pull-requests", "code-review", "ci", "permissions"),
+    bookkeeping=("*.updated_at",),
 )

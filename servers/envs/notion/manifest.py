@@ -98,4 +98,5 @@ MANIFEST = Manifest(
                              "Written for agentworld: a fictional company's workspace, with "
                              "people from the shared seeded name lists."),),
     tags=("notion", "wiki", "documents", "databases", "permissions", "comments"),
+    bookkeeping=("*.last_edited_at",),
 )

@@ -85,8 +85,33 @@ def removed(table: str, match: dict[str, Any], *, points: int = 1,
             "name": name or f"{table} - {list(match.values())}"}
 
 
-def answer(*expected: Any, points: int = 2, name: str = "answer") -> dict[str, Any]:
-    return {"kind": "answer_includes", "values": list(expected), "points": points, "name": name}
+def answer(*expected: Any, points: int = 2, name: str = "answer",
+           domain: tuple[str, str] | None = None) -> dict[str, Any]:
+    """The typed answer spec(s) for ``expected``: a count is a number, a float is an amount in US
+    dollars, an ISO date is a date, several counts are a list of numbers, text is a name (with
+    the table and column its rivals come from, when given)."""
+    specs = []
+    if len(expected) > 1 and all(isinstance(v, int) for v in expected):
+        specs.append({"type": "list", "value": list(expected)})
+    else:
+        for value in expected:
+            specs.append(_spec(value, domain))
+    return {"kind": "answer_specs", "specs": specs, "points": points, "name": name}
+
+
+def _spec(value: Any, domain: tuple[str, str] | None) -> dict[str, Any]:
+    if isinstance(value, bool):
+        return {"type": "text", "value": "yes" if value else "no", "alternatives": ["yes", "no"]}
+    if isinstance(value, int):
+        return {"type": "number", "value": value}
+    if isinstance(value, float):
+        return {"type": "money", "value": round(value, 2), "currency": "USD"}
+    if isinstance(value, str) and len(value) == 10 and value[4] == "-" and value[7] == "-":
+        return {"type": "date", "value": value}
+    spec: dict[str, Any] = {"type": "text", "value": value}
+    if domain:
+        spec["domain"] = {"table": domain[0], "column": domain[1]}
+    return spec
 
 
 def guard(table: str, expected: int) -> dict[str, Any]:
@@ -101,14 +126,23 @@ def difficulty(calls: int) -> str:
 
 
 def record(env_id: str, number: int, prompt: str, calls: list[Call], checks: list[dict],
-           answer_text: str | None = None, *, long: bool = False,
-           template: str = "") -> TaskRecord:
+           answer_text: str | None = None, *, long: bool = False, template: str = "",
+           options: list[dict[str, Any]] = ()) -> TaskRecord:
+    """A hand-written task, assembled like every other: the state checks and the whole-database
+    guard come from the reference solution's effect."""
+    from ..assemble import assemble
+
     n = len(calls)
     if long and n < 15:
         raise ValueError(f"{env_id}/ref-{number:03d}: a long-horizon task needs 15+ calls")
-    return TaskRecord(
-        id=f"{env_id}/ref-{number:03d}", env_id=env_id, kind="programmatic", prompt=prompt,
-        checks=checks, reference_calls=calls, reference_answer=answer_text,
+    specs = [s for c in checks if c["kind"] == "answer_specs" for s in c["specs"]]
+    # The hand-written row checks are not kept: some name rows by ids the reference run
+    # generated, and the effect checks state the same outcome exactly, matched by content.
+    extra = [c for c in checks if c["kind"] == "called"]
+    env = default_catalog().load(env_id)
+    return assemble(
+        env, id=f"{env_id}/ref-{number:03d}", kind="programmatic", prompt=prompt, calls=calls,
+        answer=specs or None, options=list(options), extra=extra, reference_answer=answer_text,
         max_steps=max(2 * n + 10, 20), difficulty="hard" if long else difficulty(n),
         split="long_horizon" if long else "train",
         metadata={"template": template, "calls": n, "source": "reference"})

@@ -382,15 +382,16 @@ def _bug_triage(env, db, n):
               f"labelled bug that is on no milestone goes onto the open milestone with the "
               f"earliest due date, and every one without an assignee is assigned to {owner}. "
               "Don't touch bugs that already have a milestone or an assignee in that respect. "
-              "Report how many bugs you put on the milestone and how many you assigned.")
+              "When you are done, tell me how many changes you made in all (milestones set plus "
+              "assignments).")
     checks = [values("issues", {"id": i["id"]}, {"milestone_id": milestone["id"]})
               for i in unplanned]
     checks += [added("issue_assignees", {"issue_id": i["id"], "login": owner})
                for i in unassigned]
-    checks += [answer(len(unplanned), len(unassigned)),
+    checks += [answer(len(unplanned) + len(unassigned)),
                guard("issues", len(unplanned)),
                guard("issue_assignees", len(unassigned))]
-    return record(ENV, n, prompt, calls, checks, f"{len(unplanned)} {len(unassigned)}",
+    return record(ENV, n, prompt, calls, checks, str(len(unplanned) + len(unassigned)),
                   long=True, template="bug_triage")
 
 

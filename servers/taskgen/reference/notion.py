@@ -253,7 +253,7 @@ def _share_section(env, db, n):
     calls += [["share_page", {"actor_id": actor["id"], "page_id": p["id"],
                               "member_id": guest["id"], "level": "can_view"}] for p in pages]
     prompt = (f"{_as(actor)} {guest['name']} is auditing our incident process. Share each page "
-              f"directly under \"{section['title']}\" with her at view-only level (not the "
+              f"directly under \"{section['title']}\" with her at the \"can view\" level (not the "
               f"{section['title']} page itself).")
     checks = [added("page_permissions", {"page_id": p["id"], "member_id": guest["id"],
                                          "level": "can_view"}) for p in pages]

@@ -49,6 +49,7 @@ class AuditLog:
         entity_tables = [tables[e.name] for e in b.archetype.entities]
         b.seeders.append(lambda conn, rng: _seed(conn, rng, entity_tables))
         b.on_mutation.append(_record)
+        b.bookkeeping = (*b.bookkeeping, TABLE)
         _add_tools(b)
 
 

@@ -37,7 +37,8 @@ def test_collateral_damage_loses_the_guard(hotel):
              ("cancel_reservation", {"id": "res_000001"})]
     verdict = compile_rubric(CHECKS)(run(env, calls, "3"))
     assert verdict.components["nothing else"] == 0.0 and not verdict.passed
-    assert verdict.reward == 0.75
+    assert verdict.score == 0.75 and verdict.reward == 0.0  # a failure earns nothing by default
+    assert verdict.with_mode("partial").reward == 0.375
 
 
 def test_answers_match_numbers_and_text_loosely(hotel):
@@ -67,7 +68,7 @@ def test_an_answer_without_the_lookup_is_a_guess(hotel):
                "arguments": {"guest_id": "gue_000009"}, "name": "looked up"}]
     verify = compile_rubric(checks)
     guessed = verify(run(env, [], "3"))
-    assert guessed.reward == 0.5 and not guessed.passed
+    assert guessed.score == 0.5 and guessed.reward == 0.0 and not guessed.passed
     looked = run(env, [], "3")
     trajectory = (Step("search_reservations", {"guest_id": "gue_000009", "limit": 100}, True, {}),)
     looked = VerifierInput(looked.initial, looked.final, "3", trajectory)

@@ -57,7 +57,7 @@ def test_graph_tasks_on_a_hand_built_environment():
 def test_programmatic_tasks_replay_to_one_and_noop_to_zero(hotel, long):
     env, compiled = hotel
     db = env.template.clone()
-    records = programmatic_tasks(compiled, db, random.Random(5), count=4, long=long)
+    records = programmatic_tasks(env, compiled, db, random.Random(5), count=4, long=long)
     assert len(records) == 4
     for record in records:
         assert replay(env, record)[0] == 1.0
@@ -69,7 +69,7 @@ def test_programmatic_tasks_replay_to_one_and_noop_to_zero(hotel, long):
 def test_random_agents_almost_never_pass(hotel):
     env, compiled = hotel
     db = env.template.clone()
-    records = programmatic_tasks(compiled, db, random.Random(9), count=6)
+    records = programmatic_tasks(env, compiled, db, random.Random(9), count=6)
     records += _graph_tasks(env, 4, seed=9)
     passes = sum(random_agent_passes(env, r, episodes=5, steps=10, seed=1) for r in records)
     assert passes / (5 * len(records)) < 0.02

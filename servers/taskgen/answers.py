@@ -1,0 +1,255 @@
+"""Final answers read as values, not as text.
+
+A task that asks for an answer declares its type and value (an *answer spec*):
+
+* ``{"type": "number", "value": 7}``: a count or a quantity;
+* ``{"type": "money", "value": 1234.5, "currency": "EUR"}``: an amount in major units;
+* ``{"type": "date", "value": "2026-03-05"}``;
+* ``{"type": "id", "value": "inv_000012"}``: an identifier or a reference code;
+* ``{"type": "text", "value": "Jane Doe", "domain": {"table", "column"}}``: a name or a state;
+* ``{"type": "list", "value": ["A", "B"], "domain": {...}}``: several names, in any order.
+
+The reply is read the way a person reads it: every candidate value of the declared type is
+extracted (numbers in any common format, with units or currency; dates in ISO or written form;
+names matched as whole words against the candidates of their ``domain``), values the prompt itself
+mentions are set aside, and the reply passes only when exactly one candidate remains and it is the
+expected value. A reply that hedges between several candidates fails, and so does a number hidden
+inside an identifier.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+from collections.abc import Iterable
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+__all__ = ["answer_matches", "candidates", "mentions", "normal_text", "render_answer",
+           "ANSWER_TYPES"]
+
+ANSWER_TYPES = frozenset({"number", "money", "date", "id", "text", "list"})
+
+_MONTHS = {m: i for i, m in enumerate(
+    ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+     "october", "november", "december"], start=1)}
+_MONTHS.update({name[:3]: i for name, i in list(_MONTHS.items())})
+_MONTHS["sept"] = 9
+_MONTH = r"(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DATE_PATTERNS = (
+    (re.compile(r"(?<![\w-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:T[\d:.]+Z?)?(?![\w-])"), "ymd"),
+    (re.compile(rf"(?<![\w])({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\w)",
+                re.I), "mdy_words"),
+    (re.compile(rf"(?<![\w])(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH}),?\s+(\d{{4}})(?!\w)",
+                re.I), "dmy_words"),
+    (re.compile(r"(?<![\w/])(\d{1,2})/(\d{1,2})/(\d{4})(?![\w/])"), "mdy"),
+)
+_WORD_NUMBERS = {w: i for i, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+     "nineteen", "twenty"])}
+_WORD_NUMBERS["none"] = 0
+_WORD_NUMBERS["no"] = 0
+# A number: not glued to a letter, underscore or hyphenated code on either side (INV-0042,
+# usr_31, 3rd are not numbers), with optional thousands separators and decimals.
+_NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w]|-\w|\.\d)")
+_CURRENCY_MARK = re.compile(r"[$€£¥₹]|\b[A-Z]{3}\b")
+
+
+def normal_text(value: Any) -> str:
+    """Case, spacing, quotes and trailing punctuation do not change what a value says."""
+    text = str(value).casefold().replace("_", " ")
+    text = re.sub(r"[\"'`\u2018\u2019\u201c\u201d]", "", text)
+    return re.sub(r"\s+", " ", text).strip(" .,;:!?")
+
+
+def _date(parts: tuple[str, ...], form: str) -> str | None:
+    try:
+        if form == "ymd":
+            y, m, d = int(parts[0]), int(parts[1]), int(parts[2])
+        elif form == "mdy_words":
+            m, d, y = _MONTHS[parts[0].lower().rstrip(".")], int(parts[1]), int(parts[2])
+        elif form == "dmy_words":
+            d, m, y = int(parts[0]), _MONTHS[parts[1].lower().rstrip(".")], int(parts[2])
+        else:
+            m, d, y = int(parts[0]), int(parts[1]), int(parts[2])
+        return dt.date(y, m, d).isoformat()
+    except (ValueError, KeyError):
+        return None
+
+
+def _dates(text: str) -> tuple[list[str], str]:
+    """The dates in ``text`` (ISO form) and the text with them blanked out."""
+    found: list[tuple[int, str]] = []
+    for pattern, form in _DATE_PATTERNS:
+        def take(match: re.Match, form: str = form) -> str:
+            value = _date(match.groups(), form)
+            if value is None:
+                return match.group(0)
+            found.append((match.start(), value))
+            return " " * len(match.group(0))
+        text = pattern.sub(take, text)
+    return [v for _, v in sorted(found)], text
+
+
+def _numbers(text: str) -> list[Decimal]:
+    out = []
+    for sign, whole, frac in _NUMBER.findall(text):
+        try:
+            out.append(Decimal(sign + whole.replace(",", "") + (frac or "")))
+        except InvalidOperation:
+            continue
+    for word in re.findall(r"[a-z]+", text.casefold()):
+        if word in _WORD_NUMBERS and word not in ("no", "none"):
+            out.append(Decimal(_WORD_NUMBERS[word]))
+    return out
+
+
+def _whole_word(needle: str, haystack: str) -> list[tuple[int, int]]:
+    pattern = r"(?<![\w])" + re.escape(needle) + r"(?![\w])"
+    return [(m.start(), m.end()) for m in re.finditer(pattern, haystack)]
+
+
+def _domain_values(domain: dict[str, Any] | None, db: sqlite3.Connection | None) -> list[str]:
+    if not domain or db is None:
+        return []
+    table, column = domain["table"], domain["column"]
+    if not re.fullmatch(r"\w+", table) or not re.fullmatch(r"\w+", column):
+        return []
+    try:
+        rows = db.execute(f'SELECT DISTINCT "{column}" FROM "{table}" WHERE "{column}" IS NOT '
+                          "NULL LIMIT 5000").fetchall()
+    except sqlite3.Error:
+        return []
+    return [str(r[0]) for r in rows if str(r[0]).strip()]
+
+
+def _named(text: str, names: Iterable[str]) -> list[str]:
+    """The names found in ``text`` as whole words, longest first, each span used once."""
+    haystack = normal_text(text)
+    taken: list[tuple[int, int]] = []
+    found: list[str] = []
+    for name in sorted({normal_text(n) for n in names if normal_text(n)}, key=len, reverse=True):
+        for start, end in _whole_word(name, haystack):
+            if not any(start < e and s < end for s, e in taken):
+                taken.append((start, end))
+                if name not in found:
+                    found.append(name)
+    return found
+
+
+def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None = None
+               ) -> list[Any]:
+    """Every distinct value of the spec's type that ``text`` offers, in normal form."""
+    kind = spec["type"]
+    dates, rest = _dates(text)
+    if kind == "date":
+        return list(dict.fromkeys(dates))
+    if kind in ("number", "money"):
+        return list(dict.fromkeys(_numbers(rest)))
+    if kind == "id":
+        value = str(spec["value"]).casefold()
+        cut = max(value.rfind("_"), value.rfind("-")) + 1
+        shape = re.escape(value[:cut]) + r"[0-9a-z]{%d}" % (len(value) - cut)
+        found = re.findall(r"(?<![\w-])(" + shape + r")(?![\w])", text.casefold())
+        return list(dict.fromkeys(found))
+    if kind == "list" and _numeric(spec["value"]):
+        return list(dict.fromkeys(_numbers(rest)))
+    pool = list(spec["value"]) if kind == "list" else [spec["value"]]
+    pool += _domain_values(spec.get("domain"), db) + list(spec.get("alternatives", ()))
+    return _named(text, pool)
+
+
+def _numeric(values: Any) -> bool:
+    return bool(values) and all(isinstance(v, int | float) and not isinstance(v, bool)
+                                for v in values)
+
+
+def mentions(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None = None
+             ) -> list[Any]:
+    """The candidates of ``spec``'s type that appear in ``text`` (used on prompts)."""
+    return candidates(spec, text, db=db)
+
+
+def _expected(spec: dict[str, Any]) -> Any:
+    kind, value = spec["type"], spec["value"]
+    if kind in ("number", "money"):
+        return Decimal(str(value))
+    if kind == "date":
+        return str(value)[:10]
+    if kind == "id":
+        return str(value).casefold()
+    if kind == "list":
+        if _numeric(value):
+            return {Decimal(str(v)) for v in value}
+        return {normal_text(v) for v in value}
+    return normal_text(value)
+
+
+def _same_number(a: Decimal, b: Decimal, money: bool) -> bool:
+    return abs(a - b) < Decimal("0.005") if money else a == b
+
+
+def answer_matches(spec: dict[str, Any], reply: str | None, *,
+                   db: sqlite3.Connection | None = None, prompt: str = "") -> bool:
+    """Whether ``reply`` gives exactly the expected value and no rival candidate.
+
+    Values the prompt mentions (``spec["ignore"]``, or found in ``prompt``) are not counted as
+    rivals: restating the question is not hedging.
+    """
+    if not reply or spec.get("type") not in ANSWER_TYPES:
+        return False
+    if len(reply) > 4000:
+        return False  # an essay that could contain anything is not an answer
+    kind = spec["type"]
+    expected = _expected(spec)
+    found = candidates(spec, reply, db=db)
+    ignore = list(spec.get("ignore", ())) + (mentions(spec, prompt, db=db) if prompt else [])
+    if kind in ("number", "money"):
+        ignore_n = {Decimal(str(v)) for v in ignore}
+        rivals = [n for n in found if n not in ignore_n or _same_number(n, expected, False)]
+        if kind == "money":
+            rivals = [n for n in rivals if not (n == int(n) and 1900 <= n <= 2100
+                                                and not _same_number(n, expected, True))]
+        return len(rivals) == 1 and _same_number(rivals[0], expected, kind == "money")
+    if kind == "list" and _numeric(spec["value"]):
+        ignore_n = {Decimal(str(v)) for v in ignore} - expected
+        return {n for n in found if n not in ignore_n} == expected
+    if kind == "list":
+        ignore_t = {normal_text(v) for v in ignore} - expected
+        named = {n for n in found if n not in ignore_t}
+        return named == expected
+    fold = (lambda v: str(v).casefold()) if kind == "id" else normal_text
+    ignore_t = {fold(v) for v in ignore} - {expected}
+    rivals = [v for v in found if v not in ignore_t]
+    return rivals == [expected]
+
+
+def render_answer(spec: dict[str, Any], style: int = 0) -> str:
+    """The expected value written in one of several ways a person would write it (the audit's
+    equivalent phrasings); ``style`` picks the way."""
+    kind, value = spec["type"], spec["value"]
+    if kind == "number":
+        n = Decimal(str(value))
+        forms = [f"{n}", f"{n:,}", f"The answer is {n}.", f"There are {n} in total.",
+                 f"{n:.1f}" if n == int(n) else f"{n}"]
+    elif kind == "money":
+        n = Decimal(str(value)).quantize(Decimal("0.01"))
+        cur = spec.get("currency", "USD")
+        forms = [f"{n:,} {cur}", f"{cur} {n}", f"The total comes to {n:,} {cur}.",
+                 f"{n}", f"{n:,.2f}"]
+    elif kind == "date":
+        day = dt.date.fromisoformat(str(value)[:10])
+        forms = [day.isoformat(), f"{day:%B} {day.day}, {day.year}",
+                 f"{day.day} {day:%B} {day.year}", f"It is on {day:%b} {day.day}, {day.year}.",
+                 f"{day.month:02d}/{day.day:02d}/{day.year}"]
+    elif kind == "list":
+        items = [str(v) for v in value]
+        forms = [", ".join(items), "\n".join(f"- {v}" for v in items),
+                 "They are " + ", ".join(items[:-1]) + (" and " if len(items) > 1 else "")
+                 + items[-1] + ".", ", ".join(reversed(items)), "; ".join(items)]
+    else:
+        forms = [str(value), f"It is {value}.", f'"{value}"', str(value).upper(),
+                 f"The answer: {value}"]
+    return forms[style % len(forms)]

@@ -1,0 +1,526 @@
+"""The verifier audit: mutation testing of every task's rubric.
+
+The reference solution is replayed through the real runtime, then changed in ways that must not
+matter (equivalent solutions, which must pass) and in ways that must (near misses, which must
+fail). A variant that cannot be built for a task (no paging to change, no second target) is not
+applicable and is not counted. Two static checks come with it: no prompt contains its answer, and
+every argument of the reference solution is specified by the prompt or read from an earlier
+reply (``unspecified_steps``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentworld.servers import Environment, Session
+from agentworld.servers.tasks import Step, Verdict, VerifierInput
+
+from .answers import answer_matches, render_answer
+from .graph import ToolGraph
+from .record import TaskRecord
+from .specified import unspecified_steps
+from .walk import Binder
+
+__all__ = ["audit_task", "TaskAudit", "VariantResult", "EQUIVALENT", "NEAR_MISS",
+           "summarize", "play"]
+
+EQUIVALENT = ("reordered", "extra_reads", "refused_first", "paging", "answer_phrasing")
+NEAR_MISS = ("argument_changed", "target_missed", "extra_target", "collateral_write",
+             "guessed_answer", "several_candidates", "off_by_one", "wrong_entity",
+             "other_option")
+_PAGING = ("limit", "cursor")
+_TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+@dataclass(frozen=True)
+class VariantResult:
+    kind: str
+    family: str                 # "equivalent" (must pass) or "near_miss" (must fail)
+    passed: bool                # what the verifier said
+    detail: str = ""
+
+    @property
+    def wrong(self) -> bool:
+        return self.passed != (self.family == "equivalent")
+
+
+@dataclass
+class TaskAudit:
+    task_id: str
+    env_id: str
+    reference_passed: bool
+    results: list[VariantResult] = field(default_factory=list)
+    answer_in_prompt: bool = False
+    unspecified: list[str] = field(default_factory=list)
+
+    @property
+    def false_negatives(self) -> list[VariantResult]:
+        return [r for r in self.results if r.family == "equivalent" and not r.passed]
+
+    @property
+    def false_positives(self) -> list[VariantResult]:
+        return [r for r in self.results if r.family == "near_miss" and r.passed]
+
+    @property
+    def ok(self) -> bool:
+        return (self.reference_passed and not self.false_negatives and not self.false_positives
+                and not self.answer_in_prompt and not self.unspecified)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task_id": self.task_id, "env_id": self.env_id, "ok": self.ok,
+                "reference_passed": self.reference_passed,
+                "answer_in_prompt": self.answer_in_prompt, "unspecified": self.unspecified,
+                "variants": len(self.results),
+                "false_negatives": [[r.kind, r.detail] for r in self.false_negatives],
+                "false_positives": [[r.kind, r.detail] for r in self.false_positives]}
+
+
+@dataclass
+class Played:
+    verdict: Verdict
+    steps: list[Step]
+    hash: str
+    refused: int
+
+
+Call = list[Any]
+
+
+def _pairs(ref: Any, new: Any, out: dict[str, str]) -> None:
+    """Generated values that differ between a reference reply and the variant's reply."""
+    if isinstance(ref, dict) and isinstance(new, dict):
+        for key, value in ref.items():
+            _pairs(value, new.get(key), out)
+    elif isinstance(ref, list) and isinstance(new, list):
+        for a, b in zip(ref, new, strict=False):
+            _pairs(a, b, out)
+    elif isinstance(ref, str) and isinstance(new, str) and ref != new \
+            and not _TIMESTAMP.match(ref):
+        out[ref] = new
+
+
+def _substitute(value: Any, mapping: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _substitute(v, mapping) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, mapping) for v in value]
+    return mapping.get(value, value) if isinstance(value, str) else value
+
+
+def play(env: Environment, record: TaskRecord, calls: list[Call], answer: str | None, *,
+         pager: int | None = None, reference: list[Step] | None = None) -> Played:
+    """Run ``calls`` in a fresh session like an agent would and verify the result. ``pager``
+    re-reads every paged listing with that page size, following next_cursor. With the
+    ``reference`` replies, a value the reference run generated (an id, a code) is replaced in
+    later calls by the one this run generated, as an agent reading its own replies would."""
+    task = record.to_task()
+    session = Session(env, seed=record.session_seed)
+    steps: list[Step] = []
+    mapping: dict[str, str] = {}
+    pending = list(enumerate(record.reference_calls)) if reference else []
+
+    def call(name: str, args: dict[str, Any]):
+        actual = _substitute(args, mapping) if mapping else args
+        result = session.call(name, actual)
+        steps.append(Step(name, actual, result.ok, result.payload()))
+        match = next((i for i, (j, c) in enumerate(pending) if c[0] == name and c[1] == args),
+                     None)
+        if match is not None and result.ok:
+            j, _ = pending.pop(match)
+            _pairs(reference[j].output, result.data, mapping)
+        return result
+
+    try:
+        for name, args in calls:
+            if not (pager and "limit" in args):
+                call(name, args)
+                continue
+            if args.get("cursor"):
+                continue  # the re-paged listing below already read every page
+            cursor = None
+            for _ in range(500):
+                page = {**{k: v for k, v in args.items() if k != "cursor"}, "limit": pager}
+                if cursor:
+                    page["cursor"] = cursor
+                result = call(name, page)
+                data = result.data if result.ok else None
+                cursor = data.get("next_cursor") if isinstance(data, dict) else None
+                if not cursor:
+                    break
+        initial = env.template.clone()
+        try:
+            verdict = task.verifier(VerifierInput(initial, session.db, answer, tuple(steps)))
+        finally:
+            initial.close()
+        return Played(verdict, steps, session.hash(), sum(not s.ok for s in steps))
+    finally:
+        session.close()
+
+
+# ---- building variants ---------------------------------------------------------------------
+
+def _scalars(value: Any, out: set[str]) -> set[str]:
+    if isinstance(value, dict):
+        for v in value.values():
+            _scalars(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _scalars(v, out)
+    elif isinstance(value, str | int) and not isinstance(value, bool):
+        out.add(str(value))
+    return out
+
+
+def _id_args(args: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in args.items() if (k == "id" or k.endswith(("_id", "pnr", "number")))
+            and isinstance(v, str | int)}
+
+
+class _Variants:
+    """The variants of one task; each method yields (calls, answer, detail)."""
+
+    def __init__(self, env: Environment, record: TaskRecord, reference: Played,
+                 rng: random.Random, graph: ToolGraph) -> None:
+        self.env, self.record, self.ref, self.rng, self.graph = env, record, reference, rng, graph
+        self.calls = [[n, dict(a)] for n, a in record.reference_calls]
+        self.answer = record.reference_answer
+        self.specs = [c["spec"] for c in record.checks if c.get("kind") == "answer"]
+        self.kinds = [env.tools.get(n).kind if n in env.tools else "query" for n, _ in self.calls]
+        self.mutations = [i for i, k in enumerate(self.kinds) if k == "mutation"]
+
+    # -- equivalent solutions --------------------------------------------------------------
+
+    def reordered(self):
+        outputs = [_scalars(s.output, set()) for s in self.ref.steps]
+        for i in range(len(self.calls) - 1):
+            a, b = self.calls[i], self.calls[i + 1]
+            if self.kinds[i] != self.kinds[i + 1] or a[0] == b[0] and self.kinds[i] == "query":
+                continue
+            used = _scalars(b[1], set())
+            if used & outputs[i] or set(map(str, _id_args(a[1]).values())) & used:
+                continue
+            calls = self.calls[:i] + [b, a] + self.calls[i + 2:]
+            yield calls, self.answer, f"calls {i + 1} and {i + 2} swapped"
+
+    def extra_reads(self):
+        session = Session(self.env, seed=self.record.session_seed)
+        try:
+            binder = Binder(session, self.rng)
+            queries = [n for n, node in self.graph.nodes.items() if node.kind == "query"]
+            extra = []
+            for name in self.rng.sample(queries, min(len(queries), 6)):
+                bound = binder.bind(self.graph.nodes[name], [])
+                if bound is not None:
+                    extra.append([name, bound[0]])
+                if len(extra) == 2:
+                    break
+        finally:
+            session.close()
+        if extra:
+            calls = list(self.calls)
+            for call in extra:
+                calls.insert(self.rng.randint(0, len(calls)), call)
+            yield calls, self.answer, "read-only calls inserted: " + ", ".join(c[0] for c in extra)
+
+    def refused_first(self):
+        for i in self.mutations[:2]:
+            name, args = self.calls[i]
+            broken = _broken(self.env, name, args)
+            if broken is not None:
+                calls = self.calls[:i] + [[name, broken]] + self.calls[i:]
+                yield calls, self.answer, f"a refused {name} first"
+
+    def paging(self):
+        listed = [s for s, (n, a) in zip(self.ref.steps, self.calls, strict=False)
+                  if "limit" in a and isinstance(s.output, dict) and "next_cursor" in s.output]
+        if listed:
+            yield self.calls, self.answer, "pager:3"
+
+    def answer_phrasing(self):
+        if len(self.specs) != 1:
+            return
+        for style in range(1, 5):
+            yield self.calls, render_answer(self.specs[0], style), f"answer style {style}"
+
+    # -- near misses -----------------------------------------------------------------------
+
+    def argument_changed(self):
+        for i in self.mutations:
+            name, args = self.calls[i]
+            props = self.env.tools.get(name).input_schema.get("properties", {})
+            for key, value in args.items():
+                if key in _id_args(args) or key in _PAGING:
+                    continue
+                other = _other_value(props.get(key, {}), value, self.rng)
+                if other is not None:
+                    calls = [list(c) for c in self.calls]
+                    calls[i] = [name, {**args, key: other}]
+                    yield calls, self.answer, f"{name}.{key} = {other!r}"
+                    break
+
+    def target_missed(self):
+        if len(self.mutations) >= 2:
+            i = self.rng.choice(self.mutations)
+            yield [c for j, c in enumerate(self.calls) if j != i], self.answer, \
+                f"call {i + 1} ({self.calls[i][0]}) left out"
+
+    def extra_target(self):
+        for call in self._retargeted():
+            yield self.calls + [call], self.answer, f"also {call[0]} {call[1]}"
+            return
+
+    def wrong_entity(self):
+        for i in self.mutations:
+            for call in self._retargeted(only=i):
+                calls = [list(c) for c in self.calls]
+                calls[i] = call
+                yield calls, self.answer, f"{call[0]} on {call[1]}"
+                return
+
+    def collateral_write(self):
+        session = Session(self.env, seed=self.record.session_seed)
+        try:
+            for name, args in self.calls:
+                session.call(name, args)
+            binder = Binder(session, self.rng)
+            used = {n for n, _ in self.calls}
+            names = [n for n, node in self.graph.nodes.items()
+                     if node.kind == "mutation" and n not in used]
+            self.rng.shuffle(names)
+            for name in names[:12]:
+                bound = binder.bind(self.graph.nodes[name], [])
+                if bound is None:
+                    continue
+                if session.call(name, bound[0]).ok:
+                    yield self.calls + [[name, bound[0]]], self.answer, f"{name} {bound[0]}"
+                    return
+        finally:
+            session.close()
+
+    def guessed_answer(self):
+        if self.specs and not self.mutations:
+            yield [], self.answer, "the answer without any lookup"
+
+    def several_candidates(self):
+        if len(self.specs) == 1:
+            rival = self._rival(self.specs[0], several=True)
+            if rival is not None:
+                spec = self.specs[0]
+                first = render_answer(spec, 0)
+                yield self.calls, f"It could be {first} or {rival}.", f"{first} or {rival}"
+
+    def off_by_one(self):
+        if len(self.specs) == 1:
+            rival = self._rival(self.specs[0])
+            if rival is not None:
+                yield self.calls, rival, f"{rival} instead"
+
+    def other_option(self):
+        for i in self.mutations:
+            name, args = self.calls[i]
+            props = self.env.tools.get(name).input_schema.get("properties", {})
+            for key, value in args.items():
+                schema = props.get(key, {})
+                if "enum" in schema and isinstance(value, str):
+                    options = [v for v in schema["enum"] if v not in (value, None)]
+                    if options:
+                        other = self.rng.choice(options)
+                        calls = [list(c) for c in self.calls]
+                        calls[i] = [name, {**args, key: other}]
+                        yield calls, self.answer, f"{name}.{key} = {other!r}"
+                        return
+                if isinstance(value, dict):
+                    nested = schema.get("properties", {})
+                    for sub, sub_value in value.items():
+                        enum = nested.get(sub, {}).get("enum")
+                        if enum and sub_value in enum and len(enum) > 1:
+                            other = self.rng.choice([v for v in enum if v != sub_value])
+                            calls = [list(c) for c in self.calls]
+                            calls[i] = [name, {**args, key: {**value, sub: other}}]
+                            yield calls, self.answer, f"{name}.{key}.{sub} = {other!r}"
+                            return
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _domain_pool(self, spec: dict[str, Any]) -> list[str]:
+        pool = [str(v) for v in spec.get("alternatives", ())]
+        domain = spec.get("domain")
+        if domain:
+            db = self.env.template.clone()
+            try:
+                pool += [str(r[0]) for r in db.execute(
+                    f'SELECT DISTINCT "{domain["column"]}" FROM "{domain["table"]}" LIMIT 50')]
+            finally:
+                db.close()
+        return pool
+
+    def _retargeted(self, only: int | None = None):
+        """Calls of a reference mutation aimed at another row that the tool accepts."""
+        targets = self.mutations if only is None else [only]
+        used = set().union(*[set(map(str, _id_args(a).values())) for _, a in self.calls]) \
+            if self.calls else set()
+        session = Session(self.env, seed=self.record.session_seed)
+        try:
+            binder = Binder(session, self.rng)
+            for i in targets:
+                name, args = self.calls[i]
+                ids = _id_args(args)
+                if not ids:
+                    continue
+                key = next(iter(ids))
+                node = self.graph.nodes.get(name)
+                for _ in range(8):
+                    found = binder._from_db(node, key) if node else None
+                    if found is None or str(found[0]) in used:
+                        continue
+                    call = [name, {**args, key: found[0]}]
+                    probe = Session(self.env, seed=self.record.session_seed)
+                    try:
+                        for n, a in self.calls[:i]:
+                            probe.call(n, a)
+                        if probe.call(*call).ok:
+                            yield call
+                            break
+                    finally:
+                        probe.close()
+        finally:
+            session.close()
+
+    def _rival(self, spec: dict[str, Any], several: bool = False) -> str | None:
+        """A wrong value of the spec's type: a neighbour, another name, or (``several``, for a
+        list) the list with one more plausible item."""
+        kind, value = spec["type"], spec["value"]
+        if kind == "list" and several:
+            items = [str(v) for v in value]
+            if all(isinstance(v, int) for v in value):
+                extra = str(max(value) + 1)
+            else:
+                pool = self._domain_pool(spec)
+                rest = [p for p in pool if p.casefold() not in {i.casefold() for i in items}]
+                if not rest:
+                    return None
+                extra = self.rng.choice(sorted(rest))
+            return ", ".join(items + [extra])
+        if kind in ("number", "money"):
+            return render_answer({**spec, "value": float(value) + 1 if kind == "money"
+                                  else int(value) + 1}, 0)
+        if kind == "date":
+            import datetime as dt
+
+            day = dt.date.fromisoformat(str(value)[:10]) + dt.timedelta(days=1)
+            return day.isoformat()
+        if kind == "list":
+            items = list(value)
+            return ", ".join(map(str, items[:-1])) if len(items) > 1 else None
+        pool = self._domain_pool(spec)
+        if kind == "id":
+            text = str(value)
+            pool.append(text[:-1] + ("1" if text[-1] != "1" else "2"))
+        pool = [p for p in pool if p.casefold() != str(value).casefold()
+                and not answer_matches(spec, p)]
+        return self.rng.choice(sorted(pool)) if pool else None
+
+
+def _other_value(schema: dict[str, Any], value: Any, rng: random.Random) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if "enum" in schema:
+        options = [v for v in schema["enum"] if v != value and v is not None]
+        return rng.choice(options) if options else None
+    if isinstance(value, int):
+        top = schema.get("maximum")
+        return value + 1 if top is None or value + 1 <= top else value - 1
+    if isinstance(value, float):
+        return round(value + 1.0, 2)
+    if isinstance(value, str):
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            import datetime as dt
+
+            return (dt.date.fromisoformat(value) + dt.timedelta(days=1)).isoformat()
+        if schema.get("pattern") or schema.get("format"):
+            return None
+        return "Something else entirely"
+    return None
+
+
+def _broken(env: Environment, name: str, args: dict[str, Any]) -> dict[str, Any] | None:
+    """The call with one reference to a row that does not exist (refused as NOT_FOUND)."""
+    ids = _id_args(args)
+    if ids:
+        key = next(iter(ids))
+        return {**args, key: "zz_missing_000"}
+    spec = env.tools.get(name)
+    required = spec.input_schema.get("required", []) if spec else []
+    if required:
+        return {k: v for k, v in args.items() if k != required[0]}
+    return None
+
+
+# ---- running the audit ---------------------------------------------------------------------
+
+def audit_task(env: Environment, record: TaskRecord, *, graph: ToolGraph | None = None,
+               seed: int = 0) -> TaskAudit:
+    """Every applicable variant of one task, played and verified."""
+    graph = graph or ToolGraph.of(env.tools)
+    rng = random.Random(zlib.crc32(f"{record.id}:{seed}".encode()))
+    reference = play(env, record, record.reference_calls, record.reference_answer)
+    audit = TaskAudit(record.id, env.id, reference.verdict.passed)
+    db = env.template.clone()
+    try:
+        audit.answer_in_prompt = any(
+            answer_matches(c["spec"], record.prompt, db=db)
+            for c in record.checks if c.get("kind") == "answer")
+    finally:
+        db.close()
+    audit.unspecified = unspecified_steps(env, record, reference.steps)
+    if not reference.verdict.passed:
+        return audit
+    variants = _Variants(env, record, reference, rng, graph)
+    for family, kinds in (("equivalent", EQUIVALENT), ("near_miss", NEAR_MISS)):
+        for kind in kinds:
+            for calls, answer, detail in getattr(variants, kind)():
+                pager = int(detail.split(":")[1]) if detail.startswith("pager:") else None
+                played = play(env, record, calls, answer, pager=pager,
+                              reference=reference.steps)
+                if family == "equivalent" and kind in ("reordered",) and \
+                        played.refused > reference.refused:
+                    continue  # the swap broke a dependency the check above missed
+                if family == "near_miss" and kind not in (
+                        "guessed_answer", "several_candidates", "off_by_one") and \
+                        played.hash == reference.hash:
+                    continue  # the change had no effect: not a near miss
+                audit.results.append(VariantResult(kind, family, played.verdict.passed, detail))
+    return audit
+
+
+def summarize(audits: list[TaskAudit]) -> dict[str, Any]:
+    """Counts per variant kind: how many ran and how many the verifier got wrong."""
+    ran, wrong = Counter(), Counter()
+    for audit in audits:
+        for r in audit.results:
+            ran[r.kind] += 1
+            wrong[r.kind] += r.wrong
+    equivalent = sum(ran[k] for k in EQUIVALENT)
+    near = sum(ran[k] for k in NEAR_MISS)
+    fn = sum(wrong[k] for k in EQUIVALENT)
+    fp = sum(wrong[k] for k in NEAR_MISS)
+    return {
+        "tasks": len(audits), "tasks_ok": sum(a.ok for a in audits),
+        "reference_failed": [a.task_id for a in audits if not a.reference_passed],
+        "answer_in_prompt": [a.task_id for a in audits if a.answer_in_prompt],
+        "unspecified_step": [a.task_id for a in audits if a.unspecified],
+        "equivalent": {"variants": equivalent, "false_negatives": fn},
+        "near_miss": {"variants": near, "false_positives": fp,
+                      "rate": round(fp / near, 4) if near else 0.0},
+        "per_kind": {k: {"family": "equivalent" if k in EQUIVALENT else "near_miss",
+                         "variants": ran[k], "wrong": wrong[k]} for k in EQUIVALENT + NEAR_MISS},
+        "false_negative_tasks": {a.task_id: [[r.kind, r.detail] for r in a.false_negatives]
+                                 for a in audits if a.false_negatives},
+        "false_positive_tasks": {a.task_id: [[r.kind, r.detail] for r in a.false_positives]
+                                 for a in audits if a.false_positives},
+    }
