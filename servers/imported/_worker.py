@@ -254,6 +254,7 @@ class _NoNetwork:
 
 def _stub_hostname() -> None:
     sys.modules["email.utils"].socket = _NoNetwork
+    sys.modules["mimetypes"].init()  # reads the system's type maps now, before the hook
 
 
 def _harden_runtime() -> None:

@@ -203,3 +203,10 @@ def test_sockets_and_outside_paths_are_still_refused(pool, tmp_path, what, refus
 def test_email_keeps_no_way_to_the_network(pool, tmp_path):
     reply = pool.call(_stdlib_request(tmp_path, "escape", what="email_socket"))
     assert reply.status == "crash" and reply.detail == "AttributeError"
+
+
+def test_mimetypes_work_without_reading_outside(pool, tmp_path):
+    source = "def kind(**_extra):\n    import mimetypes\n    return mimetypes.guess_type('a.csv')\n"
+    reply = pool.call({"dir": str(tmp_path), "source": source, "function": "kind", "args": {},
+                       "now": 1_772_442_000.0, "seed": 3, "call": 1})
+    assert reply.status == "ok" and reply.result == ["text/csv", None]
