@@ -4,8 +4,8 @@ Used by the fidelity check (:mod:`.verify`): a call must name things that exist,
 only ever answer NOT_FOUND. Each required parameter is filled, in this order of preference:
 
 1. from one record that can supply the most of them (so an id and the values that go with it
-   belong to the same thing): the field of the same name, or ``id`` of the collection that a
-   ``<noun>_id`` parameter names;
+   belong to the same thing): the field of the same name (or ``nounId`` for ``noun_id``), or
+   ``id`` of the collection that a ``<noun>_id`` parameter names;
 2. from any record with such a field;
 3. from the schema: an enum's first value, the default, or a plain value of the type (free
    text, 1, false) for parameters that are not identifiers.
@@ -62,12 +62,22 @@ def _fits(value: Any, spec: dict[str, Any]) -> bool:
     return any(isinstance(value, _TYPES.get(k, object)) for k in kinds if k != "null")
 
 
+def _names_collection(noun: str, stem: str) -> bool:
+    """Whether ``<noun>_id`` names the rows of collection ``stem`` (``model_id`` names
+    ``models`` and ``trending_models``)."""
+    owner, noun = _singular(stem), _singular(noun)
+    return owner == noun or owner.endswith("_" + noun)
+
+
 def _from_record(param: str, spec: dict[str, Any], stem: str, row: dict[str, Any]) -> Any:
     if param in row and _fits(row[param], spec):
         return row[param]
-    if param.endswith("_id") and "id" in row and _singular(stem) in (
-            param[:-3], _singular(param[:-3])) and _fits(row["id"], spec):
-        return row["id"]
+    if param.endswith("_id"):
+        camel = param[:-3] + "Id"  # modelId
+        if camel in row and _fits(row[camel], spec):
+            return row[camel]
+        if "id" in row and _names_collection(param[:-3], stem) and _fits(row["id"], spec):
+            return row["id"]
     return None
 
 
