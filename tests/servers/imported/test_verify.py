@@ -58,6 +58,11 @@ def test_arguments_are_drawn_from_real_rows(imported):
     assert draw_arguments(schema, collections) == {"user": "ana", "meeting_id": "mt_1"}
     assert draw_arguments({"properties": {"ghost_id": {"type": "string"}},
                            "required": ["ghost_id"]}, collections) is None
+    # As in the release: model_id names the rows of trending_models.json.
+    models = {"trending_models": [{"id": "Qwen/Qwen3.5-9B", "likes": 252}]}
+    schema = {"properties": {"model_id": {"type": "string"}, "limit": {"type": "integer"}},
+              "required": ["model_id"]}
+    assert draw_arguments(schema, models) == {"model_id": "Qwen/Qwen3.5-9B"}
 
 
 def test_cli_verify_prints_the_figures(release, tmp_path, capsys):
