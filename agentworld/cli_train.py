@@ -52,7 +52,8 @@ def _tasks(args: argparse.Namespace, catalog, ids):
     from agentworld.trainer.tasks import collect_tasks
 
     splits = None if args.split == "all" else args.split.split(",")
-    return collect_tasks(catalog, ids, splits=splits, limit_per_env=args.limit_per_env)
+    return collect_tasks(catalog, ids, splits=splits, limit_per_env=args.limit_per_env,
+                         tool_view=args.tool_view)
 
 
 @contextlib.contextmanager
@@ -77,7 +78,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     catalog, ids = _catalog(args)
     tasks = _tasks(args, catalog, ids)
     policy = make_policy(args.policy, max_new_tokens=args.max_new_tokens, seed=args.seed,
-                         api_key=os.environ.get("OPENAI_API_KEY"))
+                         api_key=os.environ.get("OPENAI_API_KEY"), tool_view=args.tool_view)
     with _hub(args, catalog) as url:
         report = evaluate_sync(policy, tasks, url, token=_token(args),
                                concurrency=args.concurrency)
@@ -109,6 +110,9 @@ def cmd_sft(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    args.lr_set = args.lr is not None
+    if not args.lr_set:
+        args.lr = 1e-5
     return _train_openrlhf(args) if args.backend == "openrlhf" else _train_trl(args)
 
 
@@ -122,13 +126,16 @@ def _train_trl(args: argparse.Namespace) -> int:
     cfg = GRPORunConfig(output_dir=args.output, steps=args.steps,
                         num_generations=args.num_generations,
                         prompts_per_step=args.prompts_per_step, learning_rate=args.lr,
+                        lr_scheduler=args.lr_schedule, warmup_ratio=args.warmup_ratio,
                         beta=args.kl, max_completion_length=args.max_completion_length,
-                        max_turns=args.max_turns, use_cpu=not args.gpu)
+                        max_turns=args.max_turns, use_cpu=not args.gpu,
+                        dynamic_filtering=not args.no_dynamic_filtering)
     with _hub(args, catalog) as url:
         run = train_grpo(model, tokenizer, tasks, url, cfg, token=_token(args),
                          log=lambda p: print(json.dumps(p), flush=True))
     print(json.dumps({"output": run.model_dir, "seconds": round(run.seconds, 1),
-                      "rollouts": len(run.history), "curve": run.curve}))
+                      "rollouts": len(run.history), "curve": run.curve,
+                      "max_completion_length": run.max_completion_length}))
     return 0
 
 
@@ -142,28 +149,34 @@ def _train_openrlhf(args: argparse.Namespace) -> int:
 
     catalog, ids = _catalog(args)
     dataset = Path(args.dataset_dir or Path(args.output) / "dataset")
-    counts = write_dataset(_tasks(args, catalog, ids), dataset)
+    tasks = _tasks(args, catalog, ids)
+    counts = write_dataset(tasks, dataset)
     model = args.model
     if model == "smollm2":
         from agentworld.trainer.models import smollm2_dir
 
         model = str(smollm2_dir())
+    # OpenRLHF's own defaults where ours are for the CPU (lr) or absent (the reply budget).
     cfg = OpenRLHFConfig(model=model, dataset=str(dataset), output_dir=args.output,
                          n_samples_per_prompt=args.num_generations,
-                         learning_rate=args.lr, kl_coef=args.kl or 1e-3, gpus=args.gpus,
-                         vllm_engines=args.vllm_engines,
-                         max_new_tokens=args.max_completion_length)
-    cmd = build_command(cfg)
+                         learning_rate=args.lr if args.lr_set else 1e-6,
+                         kl_coef=args.kl, gpus=args.gpus, vllm_engines=args.vllm_engines,
+                         max_new_tokens=args.max_completion_length or 512,
+                         max_len=args.max_len, episodes=args.episodes,
+                         attn_implementation=args.attn_implementation,
+                         dynamic_filtering=not args.no_dynamic_filtering)
+    cmd = build_command(cfg, rows=len([t for t in tasks if t.split == "train"]) or len(tasks))
     hub_url = args.hub_url or "http://127.0.0.1:8000"
     print(json.dumps({"dataset": str(dataset), "rows": counts}), file=sys.stderr)
-    print(f"AGENTWORLD_HUB_URL={shlex.quote(hub_url)} {shlex.join(cmd)}")
+    print(f"AGENTWORLD_HUB_URL={shlex.quote(hub_url)} "
+          f"AGENTWORLD_TOOL_VIEW={shlex.quote(args.tool_view)} {shlex.join(cmd)}")
     if not args.launch:
         return 0
     if not args.hub_url:
         print("error: --launch needs --hub-url (a hub the Ray workers can reach)",
               file=sys.stderr)
         return 2
-    return launch(cmd, hub_url=hub_url, token=_token(args))
+    return launch(cmd, hub_url=hub_url, token=_token(args), tool_view=args.tool_view)
 
 
 def _common(p: argparse.ArgumentParser, *, split: str) -> None:
@@ -175,6 +188,9 @@ def _common(p: argparse.ArgumentParser, *, split: str) -> None:
     p.add_argument("--task-dir", help="generated task sets (default: the cache's tasks/)")
     p.add_argument("--hub-url", help="a running hub (default: one started for this run)")
     p.add_argument("--token", help="the hub's bearer token (default: $AGENTWORLD_TOKEN)")
+    p.add_argument("--tool-view", default="full",
+                   help="how tools are shown: full, compact (types only), full:N or compact:N "
+                        "(the N tools most relevant to the task)")
 
 
 def add_train_commands(sub) -> None:
@@ -186,10 +202,29 @@ def add_train_commands(sub) -> None:
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--num-generations", type=int, default=4, help="samples per prompt")
     p.add_argument("--prompts-per-step", type=int, default=2)
-    p.add_argument("--lr", type=float, default=2e-6)
-    p.add_argument("--kl", type=float, default=0.0, help="KL coefficient")
-    p.add_argument("--max-completion-length", type=int, default=256)
-    p.add_argument("--max-turns", type=int, default=6)
+    p.add_argument("--lr", type=float, default=None,
+                   help="learning rate (default: 1e-5 for TRL, 1e-6 for OpenRLHF)")
+    p.add_argument("--lr-schedule", default="constant_with_warmup",
+                   help="TRL: a transformers scheduler name (constant_with_warmup, linear, "
+                        "cosine, ...)")
+    p.add_argument("--warmup-ratio", type=float, default=0.0)
+    p.add_argument("--kl", type=float, default=0.0,
+                   help="KL coefficient (0: no KL term and no reference model)")
+    p.add_argument("--max-completion-length", type=int, default=None,
+                   help="TRL: tokens after the prompt, tool results included (default: measured "
+                        "from the tasks' reference solutions); OpenRLHF: one reply's budget "
+                        "(default 512)")
+    p.add_argument("--max-turns", type=int, default=None,
+                   help="TRL: tool-calling rounds (default: the tasks' step limit)")
+    p.add_argument("--no-dynamic-filtering", action="store_true",
+                   help="keep drawing prompts whose rollouts all score the same")
+    p.add_argument("--max-len", type=int, default=8192,
+                   help="OpenRLHF: prompt plus response tokens (longer prompts are cut)")
+    p.add_argument("--episodes", type=int, default=None,
+                   help="OpenRLHF: passes over the data (default: enough for 20 optimizer "
+                        "steps)")
+    p.add_argument("--attn-implementation", default="sdpa",
+                   help="OpenRLHF: sdpa, or flash_attention_2 when flash-attn is installed")
     p.add_argument("--gpu", action="store_true", help="TRL: train on the GPU")
     p.add_argument("--gpus", type=int, default=1, help="OpenRLHF: GPUs per node")
     p.add_argument("--vllm-engines", type=int, default=1, help="OpenRLHF: vLLM engines")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["TrainerError", "MissingDependencyError", "NoTasksError", "UnknownPolicyError"]
+__all__ = ["TrainerError", "MissingDependencyError", "NoTasksError", "UnknownPolicyError",
+           "LaunchError"]
 
 
 class TrainerError(Exception):
@@ -35,3 +36,7 @@ class UnknownPolicyError(TrainerError):
         super().__init__(f"unknown policy {spec!r} (oracle, random, noop, hf:PATH, "
                          "openai:URL#MODEL)")
         self.spec = spec
+
+
+class LaunchError(TrainerError, RuntimeError):
+    """A training run cannot start: its hub is not configured or does not answer."""

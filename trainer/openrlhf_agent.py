@@ -4,9 +4,15 @@ OpenRLHF loads this file by path (``spec_from_file_location("agent_module", path
 vLLM rollout actor and builds ``AgentExecutor()`` with no arguments, so the hub is configured
 by environment variables, read here:
 
-* ``AGENTWORLD_HUB_URL`` (default ``http://127.0.0.1:8000``) and ``AGENTWORLD_TOKEN``;
+* ``AGENTWORLD_HUB_URL`` (required: the agent refuses to start without it, rather than
+  reward every rollout 0 against a hub that is not there) and ``AGENTWORLD_TOKEN``;
 * ``AGENTWORLD_MAX_TURN_TOKENS``: a cap on one reply (default: ``--rollout.max_new_tokens``,
-  else the whole remaining budget).
+  else the whole remaining budget);
+* ``AGENTWORLD_TOOL_VIEW``: how tools are shown (``full``, ``compact``, ``compact:N``; see
+  ``servers/tool_views.py``), the same view the dataset and evaluation use.
+
+``agentworld.trainer.openrlhf_launch`` starts Ray with these variables in its runtime
+environment, so they reach the vLLM workers on every node, not only the driver.
 
 Each ``execute`` resets the task named by the dataset label on the hub, renders the tools with
 the model's chat template, alternates vLLM generations and hub steps, and returns the verifier's
@@ -25,6 +31,7 @@ import torch
 from openrlhf.utils.agent import AgentExecutorBase
 
 from agentworld.hub.client import HubClient
+from agentworld.servers.tool_views import parse_view
 from agentworld.trainer.tasks import label_of
 from agentworld.trainer.token_episode import (
     EnvInfoCache,
@@ -47,10 +54,15 @@ class AgentExecutor(AgentExecutorBase):
     """Drives one agentworld episode per ``execute`` on the hub, over HTTP."""
 
     def __init__(self) -> None:
-        self.hub_url = os.environ.get("AGENTWORLD_HUB_URL", "http://127.0.0.1:8000")
+        self.hub_url = os.environ.get("AGENTWORLD_HUB_URL") or ""
+        if not self.hub_url:
+            raise RuntimeError("AGENTWORLD_HUB_URL is not set in this Ray worker: launch with "
+                               "`python -m agentworld.trainer.openrlhf_launch` (or pass it in "
+                               "Ray's runtime_env env_vars)")
         self.token = os.environ.get("AGENTWORLD_TOKEN") or None
         turn = os.environ.get("AGENTWORLD_MAX_TURN_TOKENS")
         self.max_turn_tokens = int(turn) if turn else None
+        self.tool_view = parse_view(os.environ.get("AGENTWORLD_TOOL_VIEW") or "full")
         self.cache = EnvInfoCache()
         # aiohttp sessions belong to one event loop; OpenRLHF's actor has one, tests have many.
         self._clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -85,7 +97,7 @@ class AgentExecutor(AgentExecutorBase):
         episode = await run_token_episode(
             self._hub(), env_id=env_id, task_id=task_id, tokenizer=hf_tokenizer,
             generate=generate, max_length=max_length, max_new_tokens=cap, cache=self.cache,
-            track_logprobs=track)
+            track_logprobs=track, tool_view=self.tool_view)
         return self._response(prompt, label, images, episode)
 
     @staticmethod
@@ -99,5 +111,7 @@ class AgentExecutor(AgentExecutorBase):
             "extra_logs": {"passed": float(episode.passed), "turns": float(episode.turns),
                            "tool_calls": float(episode.tool_calls),
                            "tool_errors": float(episode.tool_errors),
-                           "hub_truncated": float(episode.hub_truncated)},
+                           "hub_truncated": float(episode.hub_truncated),
+                           "malformed": float(episode.malformed),
+                           "prompt_truncated": float(episode.prompt_truncated)},
         }

@@ -17,9 +17,10 @@ from typing import Any, Protocol
 from agentworld.hub.client import HubClient, HubClientError
 
 from .errors import UnknownPolicyError
-from .prompting import SUBMIT_TOOL, parse_tool_call, tool_schemas
+from .prompting import SUBMIT_TOOL, tool_schemas
 from .tasks import TaskRef
 from .token_episode import EnvInfoCache, Generation, run_token_episode
+from .tool_calls import parse_reply, reply_actions
 
 __all__ = ["EpisodeResult", "Policy", "OraclePolicy", "NoopPolicy", "RandomPolicy",
            "HFPolicy", "OpenAIPolicy", "make_policy", "hf_generate"]
@@ -34,11 +35,14 @@ class EpisodeResult:
     turns: int
     truncated: bool = False
     error: str | None = None
+    malformed: int = 0                  # replies whose <tool_call> could not be read
+    tool_calls: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {"env_id": self.env_id, "task_id": self.task_id, "reward": self.reward,
                 "passed": self.passed, "turns": self.turns, "truncated": self.truncated,
-                "error": self.error}
+                "error": self.error, "malformed": self.malformed,
+                "tool_calls": self.tool_calls}
 
 
 class Policy(Protocol):
@@ -184,9 +188,10 @@ class HFPolicy:
 
     def __init__(self, model, tokenizer, *, name: str = "hf", max_length: int = 2048,
                  max_new_tokens: int = 128, temperature: float = 0.0,
-                 max_batch: int = 8) -> None:
+                 max_batch: int = 8, tool_view: str = "full") -> None:
         self.name, self.tokenizer = name, tokenizer
         self.max_length, self.max_new_tokens = max_length, max_new_tokens
+        self.tool_view = tool_view
         self.concurrency = max_batch
         self._generate = hf_generate(model, tokenizer, temperature=temperature,
                                      max_batch=max_batch)
@@ -196,9 +201,11 @@ class HFPolicy:
         ep = await run_token_episode(hub, env_id=task.env_id, task_id=task.task_id,
                                      tokenizer=self.tokenizer, generate=self._generate,
                                      max_length=self.max_length,
-                                     max_new_tokens=self.max_new_tokens, cache=self._cache)
+                                     max_new_tokens=self.max_new_tokens, cache=self._cache,
+                                     tool_view=self.tool_view)
         return EpisodeResult(task.env_id, task.task_id, ep.reward, ep.passed, ep.turns,
-                             truncated=ep.truncated)
+                             truncated=ep.truncated, malformed=ep.malformed,
+                             tool_calls=ep.tool_calls)
 
 
 class OpenAIPolicy:
@@ -241,12 +248,13 @@ class OpenAIPolicy:
                 return {"name": fn["name"], "arguments": fn.get("arguments") or {}}
             content = reply.get("content") or ""
             messages.append({"role": "assistant", "content": content})
-            return parse_tool_call(content).action()
+            acts = [a.action for a in reply_actions(parse_reply(content, tools), info["tools"])]
+            return next((a for a in acts if a is not None), {"name": "submit", "arguments": {}})
         return await play_actions(hub, task, next_action)
 
 
 def make_policy(spec: str, *, max_new_tokens: int = 128, max_length: int = 2048,
-                seed: int = 0, api_key: str | None = None) -> Policy:
+                seed: int = 0, api_key: str | None = None, tool_view: str = "full") -> Policy:
     """A policy from a spec: ``oracle``, ``random``, ``noop``, ``hf:PATH`` (or ``smollm2``),
     ``openai:BASE_URL#MODEL`` (with ``api_key`` when the endpoint wants one).
 
@@ -264,7 +272,7 @@ def make_policy(spec: str, *, max_new_tokens: int = 128, max_length: int = 2048,
 
         model, tokenizer = load_policy(spec.removeprefix("hf:"))
         return HFPolicy(model, tokenizer, name=spec, max_length=max_length,
-                        max_new_tokens=max_new_tokens)
+                        max_new_tokens=max_new_tokens, tool_view=tool_view)
     if spec.startswith("openai:"):
         url, _, model = spec.removeprefix("openai:").partition("#")
         if not url or not model:

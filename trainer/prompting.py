@@ -1,4 +1,5 @@
-"""One prompt rendering and one tool-call parser for every backend (TRL, OpenRLHF, eval, SFT).
+"""One prompt rendering for every backend (TRL, OpenRLHF, eval, SFT); replies are read by
+``tool_calls.py``.
 
 The chat messages are the exported dataset's (``servers/taskgen/export.py``: a system message
 naming the environment and its tools, then the task). The tools are rendered into the prompt by
@@ -14,7 +15,6 @@ byte-identical to TRL's ``qwen2_5.jinja`` so TRL recognises it and parses its to
 from __future__ import annotations
 
 import inspect
-import json
 import keyword
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -25,8 +25,7 @@ from agentworld.gym_api.spaces import SUBMIT_SCHEMA
 from agentworld.hub.actions import SUBMIT
 
 __all__ = ["CHAT_TEMPLATE", "SUBMIT_TOOL", "chat_messages", "tool_functions", "tool_schemas",
-           "parse_tool_call", "format_tool_call", "render_prompt", "ensure_tool_template",
-           "ToolCallText"]
+           "format_tool_call", "render_prompt", "ensure_tool_template", "param_name"]
 
 CHAT_TEMPLATE = (Path(__file__).with_name("chat_template.jinja")).read_text(encoding="utf-8")
 
@@ -37,7 +36,6 @@ SUBMIT_TOOL: dict[str, Any] = {
 
 _JSON_TYPES: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool,
                                "array": list, "object": dict}
-_TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 
 
 def chat_messages(*, env_title: str, tool_names: Sequence[str], task_prompt: str
@@ -67,7 +65,8 @@ def _annotation(schema: Mapping[str, Any]) -> Any:
     return base
 
 
-def _param_name(name: str) -> str:
+def param_name(name: str) -> str:
+    """A tool argument's name as a Python parameter (``class`` becomes ``class_``)."""
     safe = re.sub(r"\W", "_", name)
     if not safe.isidentifier() or keyword.iskeyword(safe) or safe in ("self", "cls"):
         safe = f"{safe}_"
@@ -98,7 +97,7 @@ def _tool_function(tool: Mapping[str, Any], call: Callable | None, method: bool)
     schema = tool.get("inputSchema") or {}
     props: Mapping[str, Any] = schema.get("properties") or {}
     required = set(schema.get("required") or ())
-    renamed = {_param_name(p): p for p in props}
+    renamed = {param_name(p): p for p in props}
     params, annotations, docs = [], {}, {}
     if method:
         params.append(inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD))
@@ -169,56 +168,6 @@ def _renders_tools(tokenizer) -> bool:
     except Exception:  # noqa: BLE001 - any template error means "cannot render tools"
         return False
     return all(s in text for s in ("probe_x", "v9", "result_y"))
-
-
-class ToolCallText:
-    """What a model's reply says: the first tool call, if any, else its plain text."""
-
-    __slots__ = ("name", "arguments", "text", "error", "raw")
-
-    def __init__(self, name: str | None, arguments: dict[str, Any], text: str,
-                 error: str | None = None, raw: str = "") -> None:
-        self.name, self.arguments, self.text = name, arguments, text
-        self.error, self.raw = error, raw
-
-    def action(self) -> dict[str, Any] | str:
-        """The hub action: the tool call, or ``submit`` with the text as the final answer.
-
-        A malformed ``<tool_call>`` is sent as the text it holds, so the hub answers with a
-        ``MALFORMED_ACTION`` observation that says what was wrong, and the model can read it.
-        """
-        if self.error is not None:
-            return self.raw or "<empty tool call>"
-        if self.name is None:
-            return {"name": SUBMIT, "arguments": {"answer": self.text.strip()}}
-        return {"name": self.name, "arguments": self.arguments}
-
-
-def parse_tool_call(text: str) -> ToolCallText:
-    """Parse a Hermes-style ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` reply.
-
-    Special tokens (``<|im_end|>`` and the like) are ignored. Never raises.
-    """
-    clean = re.sub(r"<\|[^|>]*\|>", "", text)
-    match = _TOOL_CALL.search(clean)
-    if match is None:
-        return ToolCallText(None, {}, clean)
-    body = match.group(1).strip()
-    try:
-        call = json.loads(body)
-    except json.JSONDecodeError as exc:
-        return ToolCallText(None, {}, clean, error=f"not valid JSON: {exc.msg}", raw=body)
-    if not isinstance(call, dict) or not isinstance(call.get("name"), str):
-        return ToolCallText(None, {}, clean, error="no tool name", raw=body)
-    arguments = call.get("arguments") or {}
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except json.JSONDecodeError:
-            return ToolCallText(None, {}, clean, error="arguments are not JSON", raw=body)
-    if not isinstance(arguments, dict):
-        return ToolCallText(None, {}, clean, error="arguments must be an object", raw=body)
-    return ToolCallText(call["name"], arguments, clean)
 
 
 def format_tool_call(name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:

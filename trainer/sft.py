@@ -50,7 +50,7 @@ def reference_transcript(catalog: Catalog, task: TaskRef) -> Transcript:
         reward = episode.step({"name": "submit", "arguments": answer}).reward
     finally:
         episode.close()
-    schemas = tool_schemas([*env.tool_list(), SUBMIT_TOOL])
+    schemas = tool_schemas([*task.shown_tools(env.tool_list()), SUBMIT_TOOL])
     return Transcript(task, messages, schemas, reward)
 
 

@@ -10,11 +10,12 @@ multi-environment ``environment_factory``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agentworld.servers import Catalog
+from agentworld.servers.tool_views import FULL, apply_view, parse_view, task_tool_order
 
 from .errors import NoTasksError
 from .prompting import chat_messages
@@ -37,6 +38,20 @@ class TaskRef:
     reference_answer: str | None = None
     max_steps: int = 30
     metadata: dict[str, Any] = field(default_factory=dict, compare=False)
+    tool_view: str = "full"             # how its tools are shown (servers/tool_views.py)
+    relevant_tools: tuple[str, ...] = ()   # every tool, most relevant first (as the hub says)
+
+    def shown_tools(self, tools: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """The environment's MCP ``tools`` as this task shows them."""
+        return apply_view(tools, self.tool_view, relevant=self.relevant_tools or None)
+
+    @property
+    def env_key(self) -> str:
+        """The TRL environment this task's rows route to: one per environment and shown tool
+        set, since TRL renders an environment class's methods as its tools."""
+        if parse_view(self.tool_view) == FULL:
+            return self.env_id
+        return f"{self.env_id}@{self.tool_view}:{'+'.join(self.tool_names)}"
 
     @property
     def label(self) -> str:
@@ -65,18 +80,21 @@ def label_of(label: Any) -> tuple[str, str]:
 
 
 def collect_tasks(catalog: Catalog, env_ids: Iterable[str], *, splits: Sequence[str] | None = None,
-                  limit_per_env: int | None = None) -> list[TaskRef]:
-    """The tasks of ``env_ids`` in ``splits`` (all splits when None), in a stable order.
+                  limit_per_env: int | None = None, tool_view: str = "full") -> list[TaskRef]:
+    """The tasks of ``env_ids`` in ``splits`` (all splits when None), in a stable order, each
+    showing its tools in ``tool_view``.
 
     Raises:
         NoTasksError: no environment named has a task in those splits.
         UnknownEnvironmentError: an id is not in the catalog.
+        ToolViewError: ``tool_view`` cannot be read.
     """
     refs: list[TaskRef] = []
     ids = list(env_ids)
+    view = str(parse_view(tool_view))
     for env_id in ids:
         env = catalog.load(env_id)
-        tool_names = tuple(env.tools.names())
+        tools = env.tool_list()
         taken = 0
         for task in env.tasks:
             split = str(task.metadata.get("split") or "train")
@@ -85,12 +103,15 @@ def collect_tasks(catalog: Catalog, env_ids: Iterable[str], *, splits: Sequence[
             if limit_per_env is not None and taken >= limit_per_env:
                 break
             taken += 1
+            order = tuple(task_tool_order(env, task))
+            shown = apply_view(tools, view, relevant=order)
             refs.append(TaskRef(
                 env_id=env.id, task_id=task.id, prompt=task.prompt, env_title=env.manifest.title,
-                category=env.manifest.taxonomy.l1, tool_names=tool_names, split=split,
-                reference_calls=tuple((n, dict(a)) for n, a in task.reference_calls),
+                category=env.manifest.taxonomy.l1, tool_names=tuple(t["name"] for t in shown),
+                split=split, reference_calls=tuple((n, dict(a)) for n, a in task.reference_calls),
                 reference_answer=task.reference_answer, max_steps=task.max_steps,
-                metadata={k: v for k, v in task.metadata.items() if k != "rubric"}))
+                metadata={k: v for k, v in task.metadata.items() if k != "rubric"},
+                tool_view=view, relevant_tools=order))
     if not refs:
         raise NoTasksError(ids, list(splits) if splits is not None else None)
     return refs
@@ -98,5 +119,5 @@ def collect_tasks(catalog: Catalog, env_ids: Iterable[str], *, splits: Sequence[
 
 def task_rows(tasks: Iterable[TaskRef]) -> list[dict[str, Any]]:
     """Dataset rows: ``prompt`` (chat messages), ``label`` (JSON), ``environment``."""
-    return [{"prompt": t.messages(), "label": t.label, "environment": t.env_id,
+    return [{"prompt": t.messages(), "label": t.label, "environment": t.env_key,
              "data_source": f"agentworld/{t.env_id}", "split": t.split} for t in tasks]

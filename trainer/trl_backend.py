@@ -5,7 +5,14 @@ steps the rollout's hub session and returns the observation. TRL renders the met
 prompt through the chat template, so the prompt is the one OpenRLHF's agent renders
 (``prompting.py``). The reward is the verifier's: a rollout that ends with a plain-text reply
 submits that text as the final answer; one that was still calling tools when it was cut off
-scores 0, as a truncated OpenRLHF episode does.
+scores 0, as a truncated OpenRLHF episode does; so does a final reply cut off by
+``max_completion_length`` (it ends without an end-of-turn token).
+
+TRL parses replies with transformers' response parser; ``tool_calls.py`` reads them the same way
+for OpenRLHF and evaluation. ``max_completion_length`` (replies and tool results) defaults to a
+budget measured from the tasks' reference solutions (``budget.py``). With ``dynamic_filtering``
+the prompts whose last group of rollouts all scored the same (no advantage, no gradient) are
+set aside for a while, so steps are spent on groups with mixed rewards.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from agentworld.hub.client import HubClientError, SyncHubClient
 
 from .prompting import SUBMIT_TOOL, tool_functions
 from .tasks import TaskRef, label_of, task_rows
+from .tool_calls import answer_text
 
 __all__ = ["HubToolEnv", "environment_class", "environment_factories", "VerifierReward",
            "GRPORunConfig", "GRPORun", "train_grpo"]
@@ -96,49 +104,98 @@ def environment_class(env_id: str, tools: Sequence[dict[str, Any]], *, hub_url: 
                                       "__doc__": f"The {env_id} environment on the hub."})
 
 
-def environment_factories(env_ids: Sequence[str], *, hub_url: str,
+def environment_factories(tasks: Sequence[TaskRef | str], *, hub_url: str,
                           token: str | None = None) -> dict[str, type[HubToolEnv]]:
-    """``{env_id: class}`` for TRL's multi-environment ``environment_factory``; the tools come
-    from the hub."""
+    """``{key: class}`` for TRL's multi-environment ``environment_factory``, one per task's
+    :attr:`~agentworld.trainer.tasks.TaskRef.env_key` (an environment id alone means all its
+    tools, in full); the tools come from the hub and are shown in each task's view."""
     hub = SyncHubClient(hub_url, token=token)
+    out: dict[str, type[HubToolEnv]] = {}
+    tools: dict[str, list[dict[str, Any]]] = {}
     try:
-        return {env_id: environment_class(env_id, hub.env(env_id)["tools"], hub_url=hub_url,
-                                          token=token) for env_id in env_ids}
+        for task in tasks:
+            env_id = task if isinstance(task, str) else task.env_id
+            key = task if isinstance(task, str) else task.env_key
+            if key in out:
+                continue
+            if env_id not in tools:
+                tools[env_id] = hub.env(env_id)["tools"]
+            shown = tools[env_id] if isinstance(task, str) else task.shown_tools(tools[env_id])
+            out[key] = environment_class(env_id, shown, hub_url=hub_url, token=token)
+        return out
     finally:
         hub.close()
 
 
 class VerifierReward:
     """TRL reward function: the verifier's reward of each rollout's episode. Keeps a record of
-    every scored episode in ``history``."""
+    every scored episode in ``history``, and per call the share of groups (``group`` rollouts
+    of one prompt) whose rewards were all equal in ``zero_variance``."""
 
     __name__ = "verifier"
 
-    def __init__(self) -> None:
+    def __init__(self, *, eos_token_ids: Sequence[int] = (), group: int = 1) -> None:
         self.history: list[dict[str, Any]] = []
+        self.zero_variance: list[float] = []
+        self.flat_labels: dict[str, int] = {}     # label -> calls since its group was flat
+        self.eos = set(eos_token_ids)
+        self.group = max(1, group)
 
-    def __call__(self, prompts, completions, environments=None, **kwargs) -> list[float]:
+    def _answer(self, completion, ids) -> str | None:
+        last = completion[-1] if completion else {}
+        plain = last.get("role") == "assistant" and not last.get("tool_calls")
+        if not plain:
+            return None                 # still calling tools when it ran out of turns
+        if self.eos and ids is not None and (not ids or ids[-1] not in self.eos):
+            return None                 # the final reply was cut off by the token budget
+        return answer_text(str(last.get("content") or ""))
+
+    def __call__(self, prompts, completions, environments=None, completion_ids=None,
+                 label=None, **kwargs) -> list[float]:
         rewards = []
-        for completion, env in zip(completions, environments or [], strict=True):
-            last = completion[-1] if completion else {}
-            plain = last.get("role") == "assistant" and not last.get("tool_calls")
-            record = env._settle(str(last.get("content") or "").strip() if plain else None)
+        ids_list = completion_ids or [None] * len(completions)
+        for completion, ids, env in zip(completions, ids_list, environments or [], strict=True):
+            record = env._settle(self._answer(completion, ids))
             self.history.append(record)
             rewards.append(record["reward"])
+        self._track_groups(rewards, label or [])
         return rewards
+
+    def _track_groups(self, rewards: list[float], labels: Sequence[str]) -> None:
+        groups = [rewards[i:i + self.group] for i in range(0, len(rewards), self.group)]
+        flat = [len(set(g)) <= 1 for g in groups]
+        self.zero_variance.append(sum(flat) / len(flat) if flat else 0.0)
+        for key in list(self.flat_labels):
+            self.flat_labels[key] += 1
+        for i, is_flat in enumerate(flat):
+            if i * self.group < len(labels):
+                name = labels[i * self.group]
+                if is_flat:
+                    self.flat_labels[name] = 0
+                else:
+                    self.flat_labels.pop(name, None)
 
 
 @dataclass(frozen=True, kw_only=True)
 class GRPORunConfig:
+    """A GRPO run. ``max_completion_length`` None: measured from the tasks' reference solutions
+    (``budget.py``); ``max_turns`` None: the tasks' largest hub step limit. The learning rate
+    stays constant after ``warmup_ratio`` (a linear decay to 0 over a handful of steps moved a
+    135M model nowhere)."""
+
     output_dir: str
     steps: int = 10
     num_generations: int = 4
     prompts_per_step: int = 2
     learning_rate: float = 1e-5
+    lr_scheduler: str = "constant_with_warmup"
+    warmup_ratio: float = 0.0
     beta: float = 0.0                   # KL coefficient (0: no reference model)
-    max_completion_length: int = 256
-    max_turns: int = 6
+    max_completion_length: int | None = None
+    max_turns: int | None = None
     temperature: float = 1.0
+    dynamic_filtering: bool = True
+    filter_cooldown: int = 4
     seed: int = 0
     use_cpu: bool = True
     save: bool = True
@@ -150,6 +207,8 @@ class GRPORun:
     history: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
     model_dir: str | None = None
+    max_completion_length: int = 0
+    zero_variance: list[float] = field(default_factory=list)
 
 
 def _curve_callback(curve: list[dict[str, Any]]):
@@ -159,8 +218,57 @@ def _curve_callback(curve: list[dict[str, Any]]):
         def on_log(self, args, state, control, logs=None, **kwargs):
             if logs and "reward" in logs:
                 curve.append({"step": state.global_step, "reward": float(logs["reward"]),
-                              "reward_std": float(logs.get("reward_std", 0.0))})
+                              "reward_std": float(logs.get("reward_std", 0.0)),
+                              "zero_variance": float(logs.get("frac_reward_zero_std", 0.0)),
+                              "lr": float(logs.get("learning_rate", 0.0))})
     return Curve()
+
+
+def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig):
+    from trl import GRPOTrainer
+
+    from .grpo_sampler import FilteredSampler
+
+    class FilteredGRPOTrainer(GRPOTrainer):
+        """TRL's trainer drawing prompts with :class:`FilteredSampler`."""
+
+        def _get_train_sampler(self, dataset=None):
+            dataset = dataset if dataset is not None else self.train_dataset
+            return FilteredSampler(
+                dataset["label"], mini_repeat_count=self.num_generations,
+                batch_size=self.args.generation_batch_size // self.num_generations,
+                repeat_count=self.num_iterations * self.args.steps_per_generation,
+                flat=reward.flat_labels, cooldown=cfg.filter_cooldown, seed=self.args.seed)
+    return FilteredGRPOTrainer if cfg.dynamic_filtering else GRPOTrainer
+
+
+def _grpo_args(cfg: GRPORunConfig, max_completion_length: int, max_turns: int):
+    from trl import GRPOConfig
+
+    # Small models need no activation checkpointing (TRL turns it on); it only costs time.
+    # transformers 5 renamed the flag; naming the new one keeps the old one's warning away.
+    names = {f.name for f in dataclasses.fields(GRPOConfig)}
+    checkpointing = ({"activation_checkpointing": False} if "activation_checkpointing" in names
+                     else {"gradient_checkpointing": False})
+    return GRPOConfig(
+        **checkpointing,
+        output_dir=cfg.output_dir, use_cpu=cfg.use_cpu, bf16=False, fp16=False,
+        per_device_train_batch_size=cfg.num_generations * cfg.prompts_per_step,
+        num_generations=cfg.num_generations, max_completion_length=max_completion_length,
+        max_steps=cfg.steps, learning_rate=cfg.learning_rate,
+        lr_scheduler_type=cfg.lr_scheduler, warmup_steps=cfg.warmup_ratio, beta=cfg.beta,
+        temperature=cfg.temperature, max_tool_calling_iterations=max_turns,
+        logging_steps=1, report_to="none", save_strategy="no", seed=cfg.seed,
+        dataloader_num_workers=0, disable_tqdm=True)
+
+
+def _eos_ids(model, tokenizer) -> list[int]:
+    """The tokens that end a reply: the tokenizer's EOS and the model's generation config's."""
+    ids = {tokenizer.eos_token_id}
+    generation = getattr(model, "generation_config", None)
+    extra = getattr(generation, "eos_token_id", None)
+    ids.update(extra if isinstance(extra, list) else [extra])
+    return sorted(i for i in ids if i is not None)
 
 
 def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GRPORunConfig, *,
@@ -173,31 +281,22 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
     """
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from datasets import Dataset
-    from trl import GRPOConfig, GRPOTrainer
+
+    from .budget import completion_budget
 
     rows = [{"prompt": r["prompt"], "label": r["label"], "environment": r["environment"]}
             for r in task_rows(tasks)]
-    reward = VerifierReward()
-    run = GRPORun(history=reward.history)
-    # Small models need no activation checkpointing (TRL turns it on); it only costs time.
-    # transformers 5 renamed the flag; naming the new one keeps the old one's warning away.
-    names = {f.name for f in dataclasses.fields(GRPOConfig)}
-    checkpointing = ({"activation_checkpointing": False} if "activation_checkpointing" in names
-                     else {"gradient_checkpointing": False})
-    args = GRPOConfig(
-        **checkpointing,
-        output_dir=cfg.output_dir, use_cpu=cfg.use_cpu, bf16=False, fp16=False,
-        per_device_train_batch_size=cfg.num_generations * cfg.prompts_per_step,
-        num_generations=cfg.num_generations, max_completion_length=cfg.max_completion_length,
-        max_steps=cfg.steps, learning_rate=cfg.learning_rate, beta=cfg.beta,
-        temperature=cfg.temperature, max_tool_calling_iterations=cfg.max_turns,
-        logging_steps=1, report_to="none", save_strategy="no", seed=cfg.seed,
-        dataloader_num_workers=0, disable_tqdm=True)
-    trainer = GRPOTrainer(
-        model=model, reward_funcs=[reward], args=args, train_dataset=Dataset.from_list(rows),
-        processing_class=tokenizer, callbacks=[_curve_callback(run.curve)],
-        environment_factory=environment_factories(sorted({t.env_id for t in tasks}),
-                                                  hub_url=hub_url, token=token))
+    length = cfg.max_completion_length or completion_budget(
+        tokenizer, tasks, hub_url, token=token)["max_completion_length"]
+    turns = cfg.max_turns or max(t.max_steps for t in tasks)
+    reward = VerifierReward(eos_token_ids=_eos_ids(model, tokenizer), group=cfg.num_generations)
+    run = GRPORun(history=reward.history, max_completion_length=length,
+                  zero_variance=reward.zero_variance)
+    trainer = _trainer_class(reward, cfg)(
+        model=model, reward_funcs=[reward], args=_grpo_args(cfg, length, turns),
+        train_dataset=Dataset.from_list(rows), processing_class=tokenizer,
+        callbacks=[_curve_callback(run.curve)],
+        environment_factory=environment_factories(tasks, hub_url=hub_url, token=token))
     started = time.perf_counter()
     trainer.train()
     run.seconds = time.perf_counter() - started

@@ -132,13 +132,58 @@ def test_plain_text_reply_is_the_answer(executor, tokenizer):
     assert float(wrong["reward"]) == 0.0 and wrong["extra_logs"]["turns"] == 1.0
 
 
-def test_bad_tool_call_is_fed_back_and_the_episode_goes_on(executor, tokenizer):
+def test_malformed_call_is_plain_text_and_ends_the_episode_as_in_trl(executor, tokenizer):
     out, engine = _run(executor, tokenizer, "complete-item-3",
                        ["<tool_call>{not json</tool_call><|im_end|>",
-                        _call("complete_item", {"item_id": "itm_3"}), _call("submit", {})])
-    (_, a1), (b0, _) = out["action_ranges"][:2]
-    assert "MALFORMED_ACTION" in tokenizer.decode(out["observation_tokens"][a1:b0])
-    assert float(out["reward"]) == 1.0 and len(engine.prompts) == 3
+                        _call("complete_item", {"item_id": "itm_3"})])
+    assert len(engine.prompts) == 1 and len(out["action_ranges"]) == 1
+    assert float(out["reward"]) == 0.0 and out["extra_logs"]["malformed"] == 1.0
+
+
+def test_every_call_of_a_reply_is_made(executor, tokenizer):
+    two = (_call("list_items", {"list_id": "lst_home"}).removesuffix("<|im_end|>") + "\n"
+           + _call("complete_item", {"item_id": "itm_3"}))
+    out, engine = _run(executor, tokenizer, "complete-item-3", [two, "done<|im_end|>"])
+    assert float(out["reward"]) == 1.0 and out["extra_logs"]["tool_calls"] == 2.0
+    (_, a1), (b0, _) = out["action_ranges"]
+    feedback = tokenizer.decode(out["observation_tokens"][a1:b0])
+    assert feedback.count("<tool_response>") == 2
+
+
+def test_too_long_prompt_is_cut_from_the_left_as_openrlhf_does(executor, tokenizer):
+    full = len(_run(executor, tokenizer, "complete-item-3", ["x<|im_end|>"])[1].prompts[0][0])
+    engine = ScriptedEngine(tokenizer, [_call("complete_item", {"item_id": "itm_3"}),
+                                        "ok<|im_end|>"])
+    label = json.dumps({"env_id": "tiny", "task_id": "complete-item-3"})
+
+    async def go():
+        try:
+            return await executor.execute("p", label, Params(max_tokens=64), full - 20,
+                                          tokenizer, engine)
+        finally:
+            await executor.aclose()
+    out = asyncio.run(go())
+    first_prompt = engine.prompts[0][0]
+    assert len(first_prompt) == full - 20 - 64        # room left for one reply
+    assert out["extra_logs"]["prompt_truncated"] == 1.0
+    assert tokenizer.decode(first_prompt).endswith("<|im_start|>assistant\n")
+    assert out["action_ranges"][0][1] > out["action_ranges"][0][0]   # it still acted
+
+
+def test_missing_hub_url_fails_loudly(monkeypatch):
+    monkeypatch.delenv("AGENTWORLD_HUB_URL", raising=False)
+    with pytest.raises(RuntimeError, match="AGENTWORLD_HUB_URL"):
+        _openrlhf_loader()(str(agent_file()))
+
+
+def test_tool_view_from_the_environment(monkeypatch, hub_url, tokenizer):
+    monkeypatch.setenv("AGENTWORLD_HUB_URL", hub_url)
+    monkeypatch.setenv("AGENTWORLD_TOOL_VIEW", "compact:1")
+    compact = _openrlhf_loader()(str(agent_file()))
+    _, engine = _run(compact, tokenizer, "complete-item-3", ["x<|im_end|>"])
+    prompt = tokenizer.decode(engine.prompts[0][0])
+    assert '"name": "complete_item"' in prompt and '"name": "submit"' in prompt
+    assert '"name": "list_items"' not in prompt      # only the most relevant tool is shown
 
 
 def test_truncation_when_the_budget_runs_out(executor, tokenizer):

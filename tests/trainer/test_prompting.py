@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Literal
 
 import pytest
@@ -13,7 +12,6 @@ from agentworld.trainer.prompting import (
     CHAT_TEMPLATE,
     SUBMIT_TOOL,
     chat_messages,
-    parse_tool_call,
     tool_functions,
     tool_schemas,
 )
@@ -63,23 +61,3 @@ def test_chat_messages_are_the_exported_rows():
 def test_template_is_trl_qwen2_5_so_trl_parses_its_tool_calls():
     chat_template_utils = pytest.importorskip("trl.chat_template_utils")
     assert CHAT_TEMPLATE == chat_template_utils.qwen2_5_chat_template
-
-
-@pytest.mark.parametrize("text, name, args", [
-    ('<tool_call>\n{"name": "list_items", "arguments": {"list_id": "lst_home"}}\n</tool_call>'
-     "<|im_end|>", "list_items", {"list_id": "lst_home"}),
-    ('Sure. <tool_call>{"name": "x", "arguments": "{\\"a\\": 1}"}</tool_call>', "x", {"a": 1}),
-    ('<tool_call>{"name": "x"}', "x", {}),                      # cut off before the close tag
-])
-def test_parse_tool_call(text, name, args):
-    parsed = parse_tool_call(text)
-    assert (parsed.name, parsed.arguments) == (name, args)
-    assert parsed.action() == {"name": name, "arguments": args}
-
-
-def test_plain_text_is_the_final_answer_and_bad_calls_go_to_the_hub_as_written():
-    assert parse_tool_call(" 5 <|im_end|>").action() == {"name": "submit",
-                                                          "arguments": {"answer": "5"}}
-    bad = parse_tool_call('<tool_call>{"name": "x", "arguments": [1]}</tool_call>')
-    assert bad.error and json.loads(bad.action()) == {"name": "x", "arguments": [1]}
-    assert parse_tool_call("<tool_call>{nope</tool_call>").action() == "{nope"

@@ -80,3 +80,56 @@ def test_short_grpo_run_with_verifier_rewards(tiny_sft_dir, tiny_tasks, hub_url,
         batch = run.history[i * 8:(i + 1) * 8]
         assert point["reward"] == pytest.approx(sum(r["reward"] for r in batch) / 8)
     assert (tmp_path / "grpo" / "config.json").exists()
+
+
+def test_completion_budget_counts_the_tool_results(hub_url, tiny_tasks, tiny_model_dir):
+    import math
+
+    from transformers import AutoTokenizer
+
+    from agentworld.hub.client import SyncHubClient
+    from agentworld.trainer.budget import completion_budget
+
+    tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
+    budget = completion_budget(tokenizer, tiny_tasks, hub_url)
+    per_task = budget["per_task"]
+    assert set(per_task) == {"tiny/complete-item-3", "tiny/count-home"}
+    assert budget["max_completion_length"] == math.ceil(max(per_task.values()) * 1.5) + 48
+    hub = SyncHubClient(hub_url)
+    sid = hub.reset("tiny", task_id="count-home")["session_id"]
+    listing = hub.step(sid, {"name": "list_items", "arguments": {"list_id": "lst_home"}})
+    hub.end(sid)
+    hub.close()
+    result_tokens = len(tokenizer(listing["observation"])["input_ids"])
+    assert per_task["tiny/count-home"] > result_tokens      # the tool's answer is counted
+
+
+def test_a_final_reply_cut_by_the_budget_scores_zero(hub_url):
+    env_cls = environment_factories(["tiny"], hub_url=hub_url)["tiny"]
+    label = json.dumps({"env_id": "tiny", "task_id": "count-home"})
+    reward = VerifierReward(eos_token_ids=[2], group=2)
+    envs = [env_cls(), env_cls()]
+    for env in envs:
+        env.reset(prompt=[], label=label)
+    done = [{"role": "assistant", "content": "5"}]
+    assert reward([[]] * 2, [done, done], environments=envs, completion_ids=[[7, 2], [7, 9]],
+                  label=[label, label]) == [1.0, 0.0]
+    assert reward.zero_variance == [0.0] and label not in reward.flat_labels
+    for env in envs:
+        env.reset(prompt=[], label=label)
+    reward([[]] * 2, [done, done], environments=envs, completion_ids=[[2], [2]],
+           label=[label, label])
+    assert reward.zero_variance[-1] == 1.0 and reward.flat_labels == {label: 0}
+
+
+def test_filtered_sampler_skips_flat_prompts_until_their_cooldown():
+    from agentworld.trainer.grpo_sampler import FilteredSampler
+
+    flat = {"b": 0}
+    sampler = FilteredSampler(["a", "b"], mini_repeat_count=2, batch_size=1, repeat_count=1,
+                              flat=flat, cooldown=2, seed=0)
+    assert list(sampler) == [0, 0, 0, 0] and len(sampler) == 4
+    flat["b"] = 2
+    assert {i for _ in range(20) for i in sampler} == {0, 1}
+    flat.update(a=0, b=0)                      # everything flat: draw from all
+    assert len(list(sampler)) == 4

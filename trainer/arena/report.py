@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .png import grouped_bars
+from .plots import grouped_bars
 
 __all__ = ["round_markdown", "summary_table", "write_summary"]
 
@@ -63,12 +63,14 @@ def round_plots(round_dir: Path, diagnosis: Mapping[str, Any]) -> None:
     by_l1 = diagnosis["by"]["l1"]
     grouped_bars(round_dir / "plots" / "success_by_category.png", list(by_l1),
                  {"success": [g["success"] for g in by_l1.values()]},
-                 title="success by top-level category")
+                 title="success by top-level category", ylabel="success",
+                 xlabel="top-level category")
     classes = diagnosis["by"]["class"]
     total = max(1, sum(g["episodes"] for g in classes.values()))
     grouped_bars(round_dir / "plots" / "failure_classes.png", list(classes),
                  {"share": [g["episodes"] / total for g in classes.values()]},
-                 title="failure classes")
+                 title="failure classes", ylabel="share of failed episodes",
+                 xlabel="failure class")
 
 
 def summary_table(rounds: Sequence[Mapping[str, Any]]) -> str:
@@ -92,18 +94,19 @@ def write_summary(run_dir: Path, rounds: Sequence[Mapping[str, Any]]) -> Path:
     grouped_bars(plots / "success_per_round.png", [f"round {m['round']}" for m in rounds],
                  {"success": [m["success"] for m in rounds],
                   "partial credit": [m["partial_credit"] for m in rounds]},
-                 title="success per round")
+                 title="success per round (fresh tasks)", ylabel="share of tasks")
     cats = sorted({c for m in rounds for c in m["by_l1"]})
     grouped_bars(plots / "success_by_category.png", cats,
                  {f"round {m['round']}": [m["by_l1"].get(c, {}).get("success", 0.0)
                                           for c in cats] for m in rounds},
-                 title="success per top-level category and round")
+                 title="success per top-level category and round", ylabel="success",
+                 xlabel="top-level category")
     weak = [(m["round"], w) for m in rounds for w in m["weak_env_recheck"]]
     grouped_bars(plots / "weak_envs.png", [f"r{r} {w['env_id']}" for r, w in weak],
                  {"before training": [w["before"] for _, w in weak],
-                  "after training": [w["after"] if w["after"] is not None else 0.0
-                                     for _, w in weak]},
-                 title="weak environments: success before and after the round's training")
+                  "after training": [w["after"] for _, w in weak]},
+                 title="weak environments: success before and after the round's training",
+                 ylabel="success", xlabel="round and environment")
     lines = ["# Self-evolution run", "", "```", summary_table(rounds), "```", "",
              "![success per round](plots/success_per_round.png) (blue: success, orange: "
              "partial credit)", "", "## Success per top-level category", ""]

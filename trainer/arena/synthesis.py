@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from agentworld.servers.taskgen.gates import check_gates
 from agentworld.servers.taskgen.graph import ToolGraph
 from agentworld.servers.taskgen.graph_tasks import graph_task
-from agentworld.servers.taskgen.programmatic import TEMPLATES
+from agentworld.servers.taskgen.programmatic import programmatic_tasks
 from agentworld.servers.taskgen.record import TaskRecord
 
 from .world import ArenaWorld
@@ -44,21 +44,21 @@ def touches(record: TaskRecord, tools: Collection[str]) -> list[str]:
 def _programmatic(world: ArenaWorld, env_id: str, rng: random.Random, long: bool
                   ) -> TaskRecord | None:
     compiled = world.compiled(env_id)
-    db = world.load(env_id).template.clone()
+    env = world.load(env_id)
+    db = env.template.clone()
     try:
-        name = rng.choice(sorted(TEMPLATES))
-        made = TEMPLATES[name](compiled, db, rng, long)
+        made = programmatic_tasks(env, compiled, db, rng, count=1, long=long)
     finally:
         db.close()
-    if made is None:
+    if not made:
         return None
-    prompt, calls, checks, answer = made
-    n = len(calls)
-    return TaskRecord(id=f"{env_id}/candidate", env_id=env_id, kind="programmatic",
-                      prompt=prompt, checks=checks, reference_calls=calls,
-                      reference_answer=answer, max_steps=max(2 * n + 5, 20),
-                      difficulty="hard" if n >= 10 else "medium" if n >= 3 else "easy",
-                      metadata={"template": name, "calls": n})
+    record = made[0]
+    n = len(record.reference_calls)
+    record.id = f"{env_id}/candidate"
+    record.max_steps = max(record.max_steps, 2 * n + 5, 20)
+    record.difficulty = "hard" if n >= 10 else "medium" if n >= 3 else "easy"
+    record.metadata = {**record.metadata, "calls": n}
+    return record
 
 
 def focused_graph(graph: ToolGraph, tools: Collection[str]) -> ToolGraph:
