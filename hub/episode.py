@@ -14,6 +14,7 @@ from typing import Any
 
 from agentworld.servers import Environment, Session, ToolResult
 from agentworld.servers.tasks import Step, Task, Verdict, VerifierInput
+from agentworld.servers.tool_views import task_tool_order
 
 from .actions import MalformedAction, Submit, ToolCall, parse_action
 from .errors import EpisodeOverError, UnknownTaskError
@@ -85,7 +86,9 @@ class Episode:
         return {"episode_id": self.episode_id, "env_id": self.env.id,
                 "env_version": self.env.manifest.version,
                 "task_id": self.task.id if self.task else None, "prompt": self.prompt,
-                "tools": self.env.tool_list(), "max_steps": self.max_steps, "seed": self.seed}
+                "tools": self.env.tool_list(), "max_steps": self.max_steps, "seed": self.seed,
+                # the order compact tool views take their subset from (servers/tool_views.py)
+                "relevant_tools": task_tool_order(self.env, self.task)}
 
     @property
     def observation(self) -> str:
