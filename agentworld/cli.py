@@ -136,12 +136,28 @@ def cmd_hub(args: argparse.Namespace) -> int:
     settings = HubSettings(host=args.host, port=args.port, max_sessions=args.max_sessions,
                            idle_timeout=args.idle_timeout, reap_interval=args.reap_interval,
                            inline_budget_s=args.inline_budget_ms / 1e3, token=token)
+    if args.ray is not None:
+        return _hub_on_ray(args, settings)
     # WebSocket frames are bounded like request bodies.
     # No per-message deflate: compressing every frame cost more CPU than the step it carried,
     # and rollout traffic stays inside a cluster.
     uvicorn.run(create_app(_catalog(), settings=settings), host=args.host, port=args.port,
                 ws_max_size=settings.max_request_bytes, ws_per_message_deflate=False,
                 log_level=args.log_level)
+    return 0
+
+
+def _hub_on_ray(args: argparse.Namespace, settings) -> int:
+    """``hub --ray``: replicas on a Ray cluster behind one entry URL (docs/cluster.md)."""
+    try:
+        from agentworld.hub.ray_cluster import RayHubConfig, run_ray_hub
+
+        config = RayHubConfig(replicas=args.replicas, num_cpus=args.replica_cpus,
+                              settings=settings, router_host=args.host, router_port=args.port)
+        run_ray_hub(args.ray, config, catalog_factory=configured_catalog)
+    except (ImportError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -235,6 +251,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="calls proven faster than this run on the event loop; 0: always a thread")
     p.add_argument("--token", help="require this bearer token (default: $AGENTWORLD_TOKEN)")
     p.add_argument("--log-level", default="info")
+    p.add_argument("--ray", nargs="?", const="auto", metavar="ADDRESS",
+                   help="run replicas on the Ray cluster at ADDRESS ('auto': the one this "
+                        "machine joined; 'local': a new single-node Ray); --host/--port are "
+                        "the entry router's, --max-sessions is per replica")
+    p.add_argument("--replicas", type=int, default=2, help="hub replicas (with --ray)")
+    p.add_argument("--replica-cpus", type=float, default=1.0,
+                   help="CPUs Ray reserves for each replica (with --ray)")
     p.set_defaults(func=cmd_hub)
 
     p = sub.add_parser("call", help="call one tool once on a fresh session and print the result")

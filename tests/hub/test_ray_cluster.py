@@ -12,6 +12,8 @@ import contextlib
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -284,6 +286,36 @@ def test_unknown_and_forged_session_ids_are_404(hub):
             client.step(sid, {"name": "submit", "arguments": {}})
         assert caught.value.status == 404 and caught.value.code == "UNKNOWN_SESSION"
     client.close()
+
+
+def test_cli_hub_on_ray_serves_the_catalog_and_stops_cleanly(cluster):
+    cli = [sys.executable, "-c", "from agentworld.cli import main; raise SystemExit(main())"]
+    with subprocess.Popen([*cli, "hub", "--ray", cluster.address, "--replicas", "2",
+                           "--replica-cpus", "0.5", "--port", "0"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
+        try:
+            line = proc.stdout.readline()
+            assert "entry URL" in line, line
+            url = line.split("entry URL ")[1].split()[0]
+            client = SyncHubClient(url)
+            assert client.list_envs(limit=1)["total"] > 1000  # the whole configured catalog
+            sid = client.reset("notion")["session_id"]
+            assert parse_replica_id(sid) is not None
+            client.end(sid)
+            client.close()
+        finally:
+            proc.send_signal(signal.SIGINT)
+            rc = proc.wait(timeout=60)
+    assert rc == 0
+    # Its actors went with it: the name is free again.
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            ray.get_actor("agentworld-hub", namespace="agentworld")
+        except ValueError:
+            break
+        assert time.monotonic() < deadline, "the CLI's router outlived it"
+        time.sleep(0.2)
 
 
 @pytest.mark.slow
