@@ -142,6 +142,18 @@ class DownloadCache:
         self._record(entry)
         return entry
 
+    def adopt(self, name: str, archive: str | Path) -> CacheEntry:
+        """Put a local wheel or sdist into the cache as ``name``'s download and record it."""
+        source = Path(archive)
+        if not source.is_file():
+            raise DownloadError(name, f"no such archive: {source}")
+        final = self.files / source.name
+        shutil.copyfile(source, final)
+        kind = "wheel" if source.suffix == ".whl" else "sdist"
+        entry = CacheEntry(name, "ok", final.name, _sha256(final), kind)
+        self._record(entry)
+        return entry
+
     # -- many packages ---------------------------------------------------------------------
     def download_all(self, names: Iterable[str], *, workers: int = 8, deadline: float | None = None,
                      retry_failed: bool = False, progress: bool = True) -> dict[str, CacheEntry]:

@@ -50,30 +50,48 @@ def _jaccard(a: frozenset, b: frozenset) -> float:
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def _suffix_match(copy: str, original: str) -> bool:
-    # iflow-mcp-<owner>-<name> keeps the owner: compare the tail after the prefix
-    return copy == original or copy.endswith("-" + original)
+def _suffixes(base: str) -> list[str]:
+    """``a-b-c`` -> ``a-b-c``, ``b-c``, ``c``: the tails a republished name may keep."""
+    parts = base.split("-")
+    return ["-".join(parts[i:]) for i in range(len(parts))]
+
+
+class _Kept:
+    """The originals kept so far, indexed so a name is matched against them in O(its words)."""
+
+    def __init__(self):
+        self.by_surface: dict[frozenset, str] = {}
+        self._by_base: dict[str, list[tuple[frozenset, str]]] = {}
+        self._by_tail: dict[str, list[tuple[frozenset, str]]] = {}
+
+    def add(self, name: str, surface: frozenset) -> None:
+        self.by_surface[surface] = name
+        base = base_name(name)
+        self._by_base.setdefault(base, []).append((surface, name))
+        for tail in _suffixes(base):
+            self._by_tail.setdefault(tail, []).append((surface, name))
+
+    def near(self, name: str, surface: frozenset) -> str | None:
+        # iflow-mcp-<owner>-<name> keeps the owner: one base name may end with the other
+        base = base_name(name)
+        candidates = list(self._by_tail.get(base, []))
+        for tail in _suffixes(base):
+            candidates += self._by_base.get(tail, [])
+        return next((kept for other, kept in candidates
+                     if _jaccard(surface, other) >= NEAR_JACCARD), None)
 
 
 def find_copies(surfaces: dict[str, list[str]]) -> list[Copy]:
     """Map package name -> tool names to the copies to drop. Packages with no tools are ignored."""
     ranked = sorted((n for n, t in surfaces.items() if t),
                     key=lambda n: _preference(n, len(set(surfaces[n]))))
-    kept: dict[frozenset, str] = {}
-    kept_by_base: list[tuple[str, frozenset, str]] = []
-    copies = []
+    kept, copies = _Kept(), []
     for name in ranked:
         surface = frozenset(surfaces[name])
-        if surface in kept:
-            copies.append(Copy(name, kept[surface], "same-surface"))
-            continue
-        base = base_name(name)
-        near = next((k for b, s, k in kept_by_base
-                     if (_suffix_match(base, b) or _suffix_match(b, base))
-                     and _jaccard(surface, s) >= NEAR_JACCARD), None)
-        if near is not None:
-            copies.append(Copy(name, near, "same-base-name"))
-            continue
-        kept[surface] = name
-        kept_by_base.append((base, surface, name))
+        if surface in kept.by_surface:
+            copies.append(Copy(name, kept.by_surface[surface], "same-surface"))
+        elif (original := kept.near(name, surface)) is not None:
+            copies.append(Copy(name, original, "same-base-name"))
+        else:
+            kept.add(name, surface)
     return sorted(copies, key=lambda c: c.name.lower())

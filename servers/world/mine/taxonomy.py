@@ -18,15 +18,24 @@ from pathlib import Path
 from ..taxonomy import TAXONOMY
 from ._words import singular, words
 from .dedup import base_name
+from .select import READ_VERBS, STATE_VERBS, WRITE_VERBS
 
 __all__ = ["Classification", "classify", "summary_terms", "keywords", "FALLBACK_L2"]
 
 KEYWORDS_PATH = Path(__file__).parent / "data" / "taxonomy_keywords.json"
 FALLBACK_L2 = "Productivity & Tasks"      # general utilities: where a server with no cue goes
-NAME_WEIGHT, SUMMARY_WEIGHT, TOOL_WEIGHT, TOOL_CAP = 3.0, 1.5, 0.6, 5
+NAME_WEIGHT, SUMMARY_WEIGHT, TOOL_WEIGHT, TOOL_CAP = 4.0, 1.5, 0.6, 3
 # Words of package names that say nothing about the domain.
 _NOISE = frozenset("mcp server servers py python api client sdk tool tools the for and with "
                    "fastmcp model context protocol of a an to by on in plugin lite pro".split())
+# Words of tool names that every kind of server uses: verbs and generic nouns.
+_TOOL_NOISE = READ_VERBS | WRITE_VERBS | STATE_VERBS | frozenset(
+    "user users page pages file files data status health info information key keys token session "
+    "sessions config configuration setting settings item items detail details id ids name type "
+    "result results history log logs all by from to my current new batch bulk multiple one "
+    "with of and or for in on at the a an v1 v2 api tool tools server auth login logout help "
+    "summary stat stats metadata content text raw json url link list_ value values field fields "
+    "schema version object objects resource resources record records entry entries".split())
 _L1 = {c.l2: c.l1 for c in TAXONOMY}
 
 
@@ -69,7 +78,7 @@ def classify(name: str, tool_names: list[str],
     term_set = {singular(t) for t in terms}
     tool_hits: Counter[str] = Counter()
     for tool in tool_names:
-        tool_hits.update(_bag(tool))
+        tool_hits.update(w for w in _bag(tool) if w not in _TOOL_NOISE)
     scores = []
     for l2, vocab in keywords().items():
         score = NAME_WEIGHT * len(name_words & vocab) + SUMMARY_WEIGHT * len(term_set & vocab)
