@@ -31,6 +31,9 @@ __all__ = ["RayHub", "RayHubConfig", "connect", "find_hub_url", "ray_hub", "run_
 
 DEFAULT_NAME = "agentworld-hub"
 NAMESPACE = "agentworld"
+# The hub's own processes must not look for a hub when they import agentworld (Gymnasium
+# registration reads AGENTWORLD_HUB_URL), though the trainer's job sets it to this very hub.
+_OWN_ENV = {"env_vars": {"AGENTWORLD_HUB_URL": ""}}
 
 
 def _ray():
@@ -150,14 +153,15 @@ class RayHub:
             strategy = PlacementGroupSchedulingStrategy(
                 group, placement_group_bundle_index=indices[i % len(indices)])
             self.replicas.append(actor.options(
-                name=f"{cfg.name}-replica-{i}", namespace=cfg.namespace, num_cpus=cfg.num_cpus,
-                max_restarts=-1, max_task_retries=0, scheduling_strategy=strategy,
+                runtime_env=_OWN_ENV, name=f"{cfg.name}-replica-{i}", namespace=cfg.namespace,
+                num_cpus=cfg.num_cpus, max_restarts=-1, max_task_retries=0,
+                scheduling_strategy=strategy,
             ).remote(i, settings=settings, catalog_factory=self.catalog_factory))
         ray.get([r.info.remote() for r in self.replicas], timeout=timeout)
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
         self.router = ray.remote(RouterServer).options(
-            name=cfg.name, namespace=cfg.namespace, num_cpus=0, max_restarts=-1,
-            scheduling_strategy=here,
+            runtime_env=_OWN_ENV, name=cfg.name, namespace=cfg.namespace, num_cpus=0,
+            max_restarts=-1, scheduling_strategy=here,
         ).remote([f"{cfg.name}-replica-{i}" for i in range(cfg.replicas)],
                  namespace=cfg.namespace, host=cfg.router_host, port=cfg.router_port,
                  token=cfg.settings.token, max_request_bytes=cfg.settings.max_request_bytes,

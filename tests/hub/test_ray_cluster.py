@@ -66,9 +66,11 @@ def cluster():
             os.environ["PYTHONPATH"] = saved
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def hub(cluster):
-    config = RayHubConfig(replicas=2, num_cpus=1, poll_interval=0.2,
+    # One hub for the module (the replica-killing test runs last); its own name, so the CLI and
+    # launcher tests can start theirs under the default one.
+    config = RayHubConfig(replicas=2, num_cpus=1, poll_interval=0.2, name="test-hub",
                           settings=HubSettings(max_sessions=512))
     ray_hub = RayHub(config, catalog_factory=tiny_catalog)
     try:
@@ -129,7 +131,7 @@ def test_sessions_spread_over_nodes_and_match_in_process_replays(hub):
     health = json.loads(_get_text(hub.url + "/healthz"))
     assert health["status"] == "ok" and health["sessions"] == 0
     assert len({r["node_id"] for r in health["replicas"]}) == 2, "replicas share a node"
-    assert find_hub_url() == hub.url
+    assert find_hub_url("test-hub") == hub.url
 
 
 def _ws_on_each_replica(url: str, stack: contextlib.ExitStack) -> dict[int, object]:
@@ -150,63 +152,6 @@ def _ws_step(ws) -> dict:
     return json.loads(ws.recv())
 
 
-def test_killing_a_replica_loses_only_its_sessions(hub):
-    n = 32
-    victim = ray.get(hub.replicas[0].info.remote())
-    stack = contextlib.ExitStack()
-    sockets = _ws_on_each_replica(hub.url, stack)
-    gate = asyncio.Event()
-    reset_done = 0
-
-    async def after_reset():
-        # Every session is reset (spread over both replicas) before the kill; then they run on.
-        nonlocal reset_done
-        reset_done += 1
-        if reset_done == n:
-            os.kill(victim.pid, signal.SIGKILL)
-            gate.set()
-        await gate.wait()
-
-    async def go():
-        async with HubClient(hub.url) as client:
-            return await asyncio.gather(*(_play(client, i, after_reset=after_reset)
-                                          for i in range(n)))
-
-    results = asyncio.run(go())
-    env = tiny_catalog().load("tiny")
-    lost = [i for i, (r, _) in enumerate(results) if r == 0]
-    assert lost and len(lost) < n
-    for i, (replica, got) in enumerate(results):
-        if replica == 0:
-            assert got == (410, "SESSION_LOST"), f"session {i} on the killed replica: {got}"
-        else:
-            assert got == _in_process(env, i), f"session {i} on a live replica was disturbed"
-
-    # The WebSocket episode on the killed replica is lost; the connection stays usable.
-    lost_ws, live_ws = _ws_step(sockets[0]), _ws_step(sockets[1])
-    assert lost_ws["op"] == "error" and lost_ws["error"]["code"] == "SESSION_LOST"
-    assert live_ws["op"] == "step" and live_ws["info"]["ok"]
-    sockets[0].send(json.dumps({"op": "reset", "env_id": "tiny", "seed": 2}))
-    assert json.loads(sockets[0].recv())["op"] == "reset" and _ws_step(sockets[0])["op"] == "step"
-    stack.close()
-
-    client = SyncHubClient(hub.url)
-    deadline = time.monotonic() + 60
-    while client._request("GET", "/healthz")["status"] != "ok":
-        assert time.monotonic() < deadline, "Ray did not replace the killed replica"
-        time.sleep(0.2)
-    replaced = ray.get(hub.replicas[0].info.remote())
-    assert replaced.epoch != victim.epoch and replaced.restarted
-    # The replacement takes new sessions; the entry URL never changed.
-    ids = {_replica(client.reset("tiny", seed=i)["session_id"]) for i in range(4)}
-    assert ids == {0, 1}
-    text = _get_text(hub.url + "/metrics")
-    assert _metric(text, "agentworld_sessions_lost_total") == len(lost) + 1  # + the WebSocket
-    assert _metric(text, "agentworld_replica_restarts_total") == 1
-    assert _metric(text, "agentworld_errors_total", code="SESSION_LOST") == len(lost) + 1
-    client.close()
-
-
 def _epoch(replica) -> str | None:
     """The replica's incarnation, or None while Ray is restarting it."""
     try:
@@ -223,17 +168,28 @@ def _get_text(url: str) -> str:
 
 
 def test_metrics_are_summed_over_the_replicas(hub):
+    def scrape() -> tuple[dict[str, float], list[float]]:
+        total = _get_text(hub.url + "/metrics")
+        per_replica = [_get_text(ray.get(r.info.remote()).url + "/metrics")
+                       for r in hub.replicas]
+        names = ("agentworld_steps_total", "agentworld_live_sessions",
+                 "agentworld_step_latency_seconds_count", "agentworld_replicas_up")
+        return ({n: _metric(total, n) for n in names},
+                [_metric(t, "agentworld_steps_total") for t in per_replica])
+
+    before, before_each = scrape()
     client = SyncHubClient(hub.url)
     sids = [client.reset("tiny", seed=i)["session_id"] for i in range(6)]
     for sid in sids:
         client.step(sid, {"name": "list_items", "arguments": {"list_id": "lst_home"}})
-    total = _get_text(hub.url + "/metrics")
-    per_replica = [_get_text(ray.get(r.info.remote()).url + "/metrics") for r in hub.replicas]
-    assert _metric(total, "agentworld_steps_total") == 6
-    assert [_metric(t, "agentworld_steps_total") for t in per_replica] == [3, 3]
-    assert _metric(total, "agentworld_live_sessions") == 6
-    assert _metric(total, "agentworld_step_latency_seconds_count") == 6
-    assert _metric(total, "agentworld_replicas_up") == 2
+    after, after_each = scrape()
+    assert after["agentworld_steps_total"] - before["agentworld_steps_total"] == 6
+    assert [a - b for a, b in zip(after_each, before_each, strict=True)] == [3, 3]
+    assert after["agentworld_steps_total"] == sum(after_each)
+    assert after["agentworld_live_sessions"] - before["agentworld_live_sessions"] == 6
+    assert (after["agentworld_step_latency_seconds_count"]
+            - before["agentworld_step_latency_seconds_count"]) == 6
+    assert after["agentworld_replicas_up"] == 2
     for sid in sids:
         client.end(sid)
     client.close()
@@ -318,12 +274,87 @@ def test_cli_hub_on_ray_serves_the_catalog_and_stops_cleanly(cluster):
         time.sleep(0.2)
 
 
+def test_trainer_launcher_places_the_hub_on_the_same_cluster(cluster):
+    """The OpenRLHF path's launcher (trainer/ray_hub.py) with a probe in OpenRLHF's place:
+    tasks on the cluster's workers find the entry URL in their environment and play on it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("AGENTWORLD_")}
+    env["RAY_ADDRESS"] = cluster.address
+    done = subprocess.run(
+        [sys.executable, "-m", "agentworld.trainer.ray_hub", "--replicas", "2",
+         "--replica-cpus", "0.5", "--module", "tests.fixtures.ray_probe", "--",
+         "--rollout.n_samples_per_prompt", "8"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    probe = json.loads(done.stdout.strip().splitlines()[-1])
+    assert probe["argv"] == ["--rollout.n_samples_per_prompt", "8"]
+    urls = {e["url"] for e in probe["episodes"]}
+    assert len(urls) == 1  # every worker, on either node, found the same entry URL
+    assert {_replica(e["session_id"]) for e in probe["episodes"]} == {0, 1}
+
+
+def test_killing_a_replica_loses_only_its_sessions(hub):
+    n = 32
+    victim = ray.get(hub.replicas[0].info.remote())
+    stack = contextlib.ExitStack()
+    sockets = _ws_on_each_replica(hub.url, stack)
+    gate = asyncio.Event()
+    reset_done = 0
+
+    async def after_reset():
+        # Every session is reset (spread over both replicas) before the kill; then they run on.
+        nonlocal reset_done
+        reset_done += 1
+        if reset_done == n:
+            os.kill(victim.pid, signal.SIGKILL)
+            gate.set()
+        await gate.wait()
+
+    async def go():
+        async with HubClient(hub.url) as client:
+            return await asyncio.gather(*(_play(client, i, after_reset=after_reset)
+                                          for i in range(n)))
+
+    results = asyncio.run(go())
+    env = tiny_catalog().load("tiny")
+    lost = [i for i, (r, _) in enumerate(results) if r == 0]
+    assert lost and len(lost) < n
+    for i, (replica, got) in enumerate(results):
+        if replica == 0:
+            assert got == (410, "SESSION_LOST"), f"session {i} on the killed replica: {got}"
+        else:
+            assert got == _in_process(env, i), f"session {i} on a live replica was disturbed"
+
+    # The WebSocket episode on the killed replica is lost; the connection stays usable.
+    lost_ws, live_ws = _ws_step(sockets[0]), _ws_step(sockets[1])
+    assert lost_ws["op"] == "error" and lost_ws["error"]["code"] == "SESSION_LOST"
+    assert live_ws["op"] == "step" and live_ws["info"]["ok"]
+    sockets[0].send(json.dumps({"op": "reset", "env_id": "tiny", "seed": 2}))
+    assert json.loads(sockets[0].recv())["op"] == "reset" and _ws_step(sockets[0])["op"] == "step"
+    stack.close()
+
+    client = SyncHubClient(hub.url)
+    deadline = time.monotonic() + 60
+    while client._request("GET", "/healthz")["status"] != "ok":
+        assert time.monotonic() < deadline, "Ray did not replace the killed replica"
+        time.sleep(0.2)
+    replaced = ray.get(hub.replicas[0].info.remote())
+    assert replaced.epoch != victim.epoch and replaced.restarted
+    # The replacement takes new sessions; the entry URL never changed.
+    ids = {_replica(client.reset("tiny", seed=i)["session_id"]) for i in range(4)}
+    assert ids == {0, 1}
+    text = _get_text(hub.url + "/metrics")
+    assert _metric(text, "agentworld_sessions_lost_total") == len(lost) + 1  # + the WebSocket
+    assert _metric(text, "agentworld_replica_restarts_total") == 1
+    assert _metric(text, "agentworld_errors_total", code="SESSION_LOST") == len(lost) + 1
+    client.close()
+
+
 @pytest.mark.slow
 def test_full_form_256_sessions_and_a_replica_killed_mid_run(cluster):
     """256 concurrent sessions on 4 replicas over 2 nodes, twice: once undisturbed, once with
     replica 1 killed when half the steps are done. Prints the figures."""
     n, steps_each = 256, len(_actions(0))
-    config = RayHubConfig(replicas=4, num_cpus=1, poll_interval=0.2,
+    config = RayHubConfig(replicas=4, num_cpus=0.5, poll_interval=0.2,
                           settings=HubSettings(max_sessions=512))
     env = tiny_catalog().load("tiny")
     replays = [_in_process(env, i) for i in range(n)]
