@@ -45,6 +45,7 @@ def shape(name: str, *, long: bool = False, tries: int = 4) -> Callable[[Shape],
 
         gated.__name__ = gated.__qualname__ = fn.__name__
         gated.__doc__ = fn.__doc__
+        gated.__wrapped__ = fn  # the ungated shape, for diagnosis
         (LONG if long else REGULAR)[name] = gated
         return gated
 

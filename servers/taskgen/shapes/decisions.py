@@ -52,11 +52,28 @@ def say_number(ctx: ShapeContext, f: Field, value: int) -> str:
     return money_text(ctx, value) if f.kind == "money" else f"{value:,}"
 
 
+# Moves that hold a record back (refuse, cancel, escalate); their counterparts let it through.
+_HOLD_BACK = ("reject", "decline", "deny", "refuse", "cancel", "withdraw", "void", "dismiss",
+              "disqualify", "fail", "suspend", "block", "hold", "defer", "refer", "escalate",
+              "flag", "expire", "retire", "remove", "hide", "ban", "revoke", "lapse", "drop",
+              "skip", "request", "send_back", "return", "pause", "delay", "postpone")
+
+
+# Parent numbers that read as a limit on a child's number ("approval limit", "max amount").
+_LIMITS = ("limit", "max", "cap", "threshold", "budget", "ceiling", "allowance")
+
+
+def _holds_back(t: Transition) -> bool:
+    return t.verb.startswith(_HOLD_BACK) or t.verb.startswith("mark_fail")
+
+
 def forks(entity: Entity) -> list[tuple[str, Transition, Transition]]:
-    """(state, move a, move b): two moves out of one state to different states."""
+    """(state, hold-back move, let-through move): two moves out of one state, one that holds a
+    record back and one that does not. Only such pairs make a natural either/or decision."""
     moves = single_moves(entity)
-    return [(s, a, b) for a in moves for b in moves if a.target != b.target
-            and a.verb < b.verb for s in a.sources if s in b.sources]
+    return [(s, a, b) for a in moves if _holds_back(a) for b in moves
+            if not _holds_back(b) and a.target != b.target
+            for s in a.sources if s in b.sources]
 
 
 def _threshold(ctx: ShapeContext, f: Field, value: int, others: list[int]) -> int | None:
@@ -87,7 +104,7 @@ def conditional_update(ctx: ShapeContext) -> Draft | None:
     if row is None:
         return None
     limits = [(r, g) for r in ctx.refs(entity) for g in numbers(ctx.entity(r.ref), (f.kind,))
-              if row[r.name] is not None]
+              if row[r.name] is not None and any(w in g.name for w in _LIMITS)]
     calls = find_calls(ctx, entity, row["id"])
     if limits and ctx.rng.random() < 0.6:
         ref, g = pick(ctx, limits)
@@ -132,9 +149,10 @@ def reconcile(ctx: ShapeContext) -> Draft | None:
     keep = ctx.rng.sample([r["id"] for r in done], min(len(done), ctx.rng.randint(1, 2)))
     move = ctx.rng.sample([r["id"] for r in todo], min(len(todo), ctx.rng.randint(2, 4)))
     ids = sorted(keep + move, key=lambda _: ctx.rng.random())
-    names = [ctx.name_of(entity, i) for i in ids]
-    if len(set(names)) != len(names):
+    labels = [ctx.label(entity, i) for i in ids]
+    if len(set(labels)) != len(labels) or max(len(str(x)) for x in labels) > 40:
         return None
+    names = [ctx.name_of(entity, i) for i in ids]
     listed = and_list(names)
     state = words(t.target)
     ask = pick(ctx, [

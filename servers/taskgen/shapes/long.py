@@ -9,6 +9,7 @@ from ._base import Draft, ShapeContext, words
 from ._common import (
     act,
     and_list,
+    capital,
     field_words,
     find_calls,
     in_state,
@@ -20,9 +21,10 @@ from ._common import (
     pick,
     shape,
     single_moves,
+    updatable,
 )
 from ._common import the as the_row
-from .decisions import forks, nice_between, say_number
+from .decisions import a_an, forks, nice_between, say_number
 from .questions import children, ref_pairs
 
 __all__: list[str] = []
@@ -31,14 +33,14 @@ MAX_CALLS = 90
 
 
 def _named_parents(ctx: ShapeContext, child, ref, state: str, want: int) -> list[str]:
-    """Up to four parents, picked at random, whose children in ``state`` number ``want``+."""
+    """Up to six parents, picked at random, whose children in ``state`` number ``want``+."""
     groups = ctx.db.execute(
         f"SELECT {ref.name}, COUNT(*) FROM {child.plural} WHERE status = ? GROUP BY {ref.name} "
         f"HAVING COUNT(*) >= 2 ORDER BY 1", (state,)).fetchall()
     ctx.rng.shuffle(groups)
     chosen, total = [], 0
     for parent_id, n in groups:
-        if parent_id is None or total >= want or len(chosen) == 4:
+        if parent_id is None or total >= want or len(chosen) == 6:
             break
         chosen.append(parent_id)
         total += n
@@ -53,12 +55,11 @@ def _split(ctx: ShapeContext, f, queue: list[dict[str, Any]]) -> tuple[Any, str]
         return None
     k = ctx.rng.randint(1, len(values) - 1)
     if f.kind == "date":
-        return values[k], f"with a {field_words(f)} before {values[k]}"
+        return values[k], f"with {a_an(field_words(f))} before {values[k]}"
     unit = 100 if f.kind == "money" else 1
     cut = nice_between(values[k - 1] / unit, values[k] / unit)
-    if cut is None:
-        return None
-    cut = int(cut * unit)
+    # "Under" is strict, so a seeded value as the threshold is still unambiguous.
+    cut = values[k] if cut is None else int(cut * unit)
     return cut, f"with {field_words(f)} under {say_number(ctx, f, cut)}"
 
 
@@ -71,7 +72,7 @@ def _scope(ctx: ShapeContext, child, ref, parent, state: str):
         if 0 < len(parents) <= 40:
             return (parents, listing_calls(ctx, parent, {"status": pstate}),
                     f"every {noun(parent)} {in_state(ctx, pstate, False)}")
-    parents = _named_parents(ctx, child, ref, state, 10)
+    parents = _named_parents(ctx, child, ref, state, 8)
     if not parents:
         return None
     names = [the_row(ctx, parent, p) for p in parents]
@@ -85,9 +86,11 @@ def review_queue(ctx: ShapeContext) -> Draft | None:
     move for those under a threshold, another for the rest; report how many got the first."""
     options = [(c, r, p, s, a, b, f) for c, r, p in ref_pairs(ctx) for s, a, b in forks(c)
                for f in c.fields if f.required and f.kind in ("money", "int", "date")]
-    child, ref, parent, state, low_move, high_move, f = pick(ctx, options) or (None,) * 7
+    child, ref, parent, state, hold, let_through, f = pick(ctx, options) or (None,) * 7
     if child is None:
         return None
+    # Small amounts go through and large ones are held back; with dates, the old ones are.
+    low_move, high_move = (hold, let_through) if f.kind == "date" else (let_through, hold)
     scope = _scope(ctx, child, ref, parent, state)
     if scope is None:
         return None
@@ -191,3 +194,42 @@ def _report(ctx: ShapeContext, child, rows: list[dict[str, Any]], move) -> tuple
                 f"moved to {words(move.target)}, in {ctx.currency}.")
     return ({"type": "number", "value": len(rows)},
             f"Finally, tell me how many {noun(child, True)} ended up {words(move.target)}.")
+
+
+@shape("triage", long=True, tries=8)
+def triage(ctx: ShapeContext) -> Draft | None:
+    """Triage the children in a state of named parents: move on those on one side of a
+    threshold, and for the rest set a field to a stated value; report how many were moved."""
+    options = [(c, r, p, t, s, u, f) for c, r, p in ref_pairs(ctx) for t in single_moves(c)
+               for s in t.sources if s not in c.lifecycle.frozen
+               for u in updatable(ctx, c) if u.kind == "enum" and len(u.values) > 1
+               for f in c.fields if f.required and f.kind in ("money", "int", "date")]
+    child, ref, parent, move, state, tag, f = pick(ctx, options) or (None,) * 7
+    if child is None:
+        return None
+    parents = _named_parents(ctx, child, ref, state, 10)
+    queue = [r for p in parents for r in children(ctx, child, ref, p, state)]
+    split = _split(ctx, f, queue) if len(queue) >= 8 else None
+    if split is None:
+        return None
+    cut, under = split
+    value = pick(ctx, tag.values)
+    calls = [c for p in parents for c in find_calls(ctx, parent, p)]
+    for p in parents:
+        calls += listing_calls(ctx, child, {ref.name: p, "status": state})
+    moved = [r for r in queue if r[f.name] < cut]
+    calls += [[f"{move.verb}_{child.name}", {"id": r["id"]}] for r in moved]
+    calls += [[f"update_{child.name}", {"id": r["id"], tag.name: value}]
+              for r in queue if r[f.name] >= cut]
+    if len(calls) > MAX_CALLS:
+        return None
+    names = and_list([the_row(ctx, parent, p) for p in parents])
+    ask = (f"Please triage the {noun(child, True)} {in_state(ctx, state)} of {names}. "
+           f"{capital(act(move, f'every one {under}'))}. For each of the others, set the "
+           f"{field_words(tag)} to \"{value}\" instead. "
+           + pick(ctx, [f"Tell me how many ended up {words(move.target)}.",
+                        f"Then let me know how many you moved to {words(move.target)}."]))
+    why = opener(ctx, "We're preparing for next week and need the list sorted out.",
+                 "A backlog built up while the team was away.")
+    return Draft("triage", f"{why} {ask}", calls, {"type": "number", "value": len(moved)},
+                 [{"tool": f"update_{child.name}", "arguments": {tag.name: value}}])

@@ -10,6 +10,7 @@ from agentworld.servers.world.spec import Entity, Field
 from ._base import Draft, ShapeContext, words
 from ._common import (
     capital,
+    field_words,
     find_calls,
     in_state,
     listing_calls,
@@ -104,7 +105,7 @@ def total_of_children(ctx: ShapeContext) -> Draft | None:
         f"Add up the {what} over all {many} {in_state(ctx, state)} for {who}: what does it "
         "come to?",
         f"I need the combined {what} of {who}'s {many} {in_state(ctx, state)}."])
-    why = opener(ctx, f"Finance wants a {what} figure.",
+    why = opener(ctx, f"I need the {what} figure for a report.",
                  "I'm checking the numbers before a review meeting.")
     calls = find_calls(ctx, parent, parent_id) + listing_calls(
         ctx, child, _filters(ref, parent_id, state))
@@ -157,7 +158,7 @@ def extreme_date(ctx: ShapeContext) -> Draft | None:
     if rows[1][date.name] == best[date.name] or [
             r[child.label] for r in rows].count(best[child.label]) > 1:
         return None
-    who, many, when = the(ctx, parent, parent_id), noun(child, True), words(date.name)
+    who, many, when = the(ctx, parent, parent_id), noun(child, True), field_words(date)
     scope = f" {in_state(ctx, state)}" if state else ""
     word = "latest" if latest else "earliest"
     ask = pick(ctx, [

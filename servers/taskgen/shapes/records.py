@@ -241,9 +241,9 @@ def move_to_parent(ctx: ShapeContext) -> Draft | None:
     target, thing = the_row(ctx, entity, row["id"]), noun(entity)
     old_p, new_p = the_row(ctx, parent, row[ref.name]), the_row(ctx, parent, new)
     ask = pick(ctx, [
-        f"{capital(target)} was filed under {old_p} by mistake; it belongs to "
-        f"{new_p}. The {words(parent.name)} of a {thing} can't be edited, so "
-        f"{act(cancel, 'the wrong one')} and enter it again under {new_p} with the same details.",
+        f"{capital(target)} was filed under {old_p} by mistake; it belongs to {new_p}. "
+        f"Since that link can't be edited, {act(cancel, 'the wrong one')} and enter it again "
+        f"under the right {words(parent.name)} with the same details.",
         f"Please move {target} from {old_p} to {new_p}: {act(cancel, 'it')}, then create the "
         f"same {thing} for {new_p}, copying every other detail."])
     why = opener(ctx, "We're cleaning up records that were filed in the wrong place.",
