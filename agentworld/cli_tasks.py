@@ -61,29 +61,38 @@ def task_stats(task_dir: Path) -> dict:
 
     store = TaskStore(task_dir)
     per_env, splits, kinds, levels, dropped = {}, Counter(), Counter(), Counter(), Counter()
-    long_lengths, candidates = [], 0
+    shapes, audit_dropped = Counter(), Counter()
+    long_lengths, long_tools, candidates = [], [], 0
     for env_id in store.env_ids():
         records = store.load(env_id) or []
         report = store.report(env_id) or {}
         per_env[env_id] = len(records)
         candidates += report.get("candidates", 0)
         dropped.update(report.get("dropped", {}))
+        audit_dropped.update(report.get("audit_dropped", {}))
         for record in records:
             splits[record.split] += 1
             kinds[record.kind] += 1
             levels[record.difficulty] += 1
+            if record.kind == "programmatic":
+                shapes[record.metadata.get("template") or "unnamed"] += 1
             if record.split == "long_horizon":
                 long_lengths.append(len(record.reference_calls))
+                long_tools.append(len({name for name, _ in record.reference_calls}))
     counts = list(per_env.values())
     return {
         "environments": len(per_env), "tasks": sum(counts),
         "min_per_env": min(counts) if counts else 0,
         "envs_under_10": sorted(e for e, n in per_env.items() if n < 10),
         "splits": dict(splits), "kinds": dict(kinds), "difficulty": dict(levels),
+        "programmatic_shapes": dict(shapes.most_common()),
         "long_horizon": {"tasks": len(long_lengths),
                          "mean_reference_calls": round(statistics.mean(long_lengths), 1)
-                         if long_lengths else 0},
-        "gates": {"candidates": candidates, "kept": sum(counts), "dropped": dict(dropped)},
+                         if long_lengths else 0,
+                         "mean_distinct_tools": round(statistics.mean(long_tools), 2)
+                         if long_tools else 0},
+        "gates": {"candidates": candidates, "kept": sum(counts), "dropped": dict(dropped),
+                  "audit_dropped": dict(audit_dropped)},
     }
 
 
@@ -98,12 +107,17 @@ def cmd_stats(args: argparse.Namespace) -> int:
     print("splits:", ", ".join(f"{k} {v}" for k, v in sorted(stats["splits"].items())))
     print("kinds:", ", ".join(f"{k} {v}" for k, v in sorted(stats["kinds"].items())))
     print("difficulty:", ", ".join(f"{k} {v}" for k, v in sorted(stats["difficulty"].items())))
+    shapes = stats["programmatic_shapes"]
+    print(f"programmatic shapes ({len(shapes)}):",
+          ", ".join(f"{k} {v}" for k, v in shapes.items()))
     lh = stats["long_horizon"]
     print(f"long-horizon: {lh['tasks']} tasks, mean reference length "
-          f"{lh['mean_reference_calls']} calls")
+          f"{lh['mean_reference_calls']} calls, mean distinct tools "
+          f"{lh['mean_distinct_tools']}")
     g = stats["gates"]
     print(f"gates: {g['candidates']} candidates, {g['kept']} kept, dropped by gate: "
           f"{g['dropped'] or 'none'}")
+    print(f"dropped by the verifier audit: {g['audit_dropped'] or 'none'}")
     return 0
 
 
@@ -118,7 +132,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
         print(f"error: name environments or pass --all (unknown: {', '.join(unknown[:5])})")
         return 2
     store = TaskStore(Path(args.task_dir) if args.task_dir else default_task_dir())
-    report = audit_environments(catalog, ids, store=store, progress=not args.json)
+    report = audit_environments(catalog, ids, store=store, progress=not args.json,
+                                seed=args.seed)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -173,6 +188,8 @@ def add_task_commands(sub) -> None:
     p.add_argument("--all", action="store_true")
     p.add_argument("--task-dir")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=1,
+                   help="which variants to draw (generation gates with seed 0)")
     p.set_defaults(func=cmd_audit)
 
     p = tasks_sub.add_parser("export", help="write a dataset for verl, OpenRLHF or datasets")

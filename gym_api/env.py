@@ -15,6 +15,7 @@ import numpy as np
 
 from agentworld.hub.actions import MAX_ACTION_CHARS
 from agentworld.servers import Catalog, default_catalog
+from agentworld.servers.tasks import REWARD_MODES, reward_for
 
 from ._backends import Backend, LocalBackend, RemoteBackend
 from .errors import AgentWorldEnvError, EpisodeEndedError
@@ -76,6 +77,9 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
             environment agentworld ships).
         render_mode: ``"ansi"`` (``render()`` returns the last exchange as text) or ``"human"``
             (prints it).
+        reward_mode: ``"binary"`` (default: 1 for a pass, 0 for a failure) or ``"partial"``
+            (1 for a pass, half the rubric's score for a failure, so every failure still ranks
+            below every pass).
 
     ``reset(seed=..., options={"task_id": ...})`` starts an episode; ``info`` holds the prompt,
     the tools (MCP schemas), the episode id and the environment version. Actions are
@@ -94,7 +98,9 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
 
     def __init__(self, env_id: str, *, hub_url: str | None = None, token: str | None = None,
                  max_episode_steps: int | None = None, catalog: Catalog | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, reward_mode: str = "binary") -> None:
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(f"reward_mode must be one of {REWARD_MODES}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         if max_episode_steps is not None and max_episode_steps < 1:
@@ -103,6 +109,7 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
             raise ValueError("catalog= is for in-process mode; a hub serves its own catalog")
         self.env_id = env_id
         self.render_mode = render_mode
+        self.reward_mode = reward_mode
         self.max_episode_steps = max_episode_steps
         self._backend: Backend = (
             RemoteBackend(hub_url, env_id, token=token) if hub_url is not None
@@ -160,6 +167,10 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
             # wherever present, which vector envs need to merge infos across sub-envs.
             del info["verdict"]
         reward = float(outcome["reward"])
+        verdict = info.get("verdict")
+        if verdict and verdict.get("score") is not None:
+            # The hub always answers in the binary scale; partial credit is chosen here.
+            reward = reward_for(verdict["score"], bool(verdict["passed"]), self.reward_mode)
         self._last = {"observation": outcome["observation"], "action": wire, "reward": reward,
                       "terminated": terminated, "truncated": truncated}
         return outcome["observation"], reward, terminated, truncated, info

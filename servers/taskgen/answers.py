@@ -151,7 +151,7 @@ def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None
     if kind == "id":
         value = str(spec["value"]).casefold()
         cut = max(value.rfind("_"), value.rfind("-")) + 1
-        shape = re.escape(value[:cut]) + r"[0-9a-z]{%d}" % (len(value) - cut)
+        shape = re.escape(value[:cut]) + "[0-9a-z]{" + str(len(value) - cut) + "}"
         found = re.findall(r"(?<![\w-])(" + shape + r")(?![\w])", text.casefold())
         return list(dict.fromkeys(found))
     if kind == "list" and _numeric(spec["value"]):

@@ -23,7 +23,7 @@ from agentworld.servers.tasks import Step, Verdict, VerifierInput
 from .answers import answer_matches, render_answer
 from .graph import ToolGraph
 from .record import TaskRecord
-from .specified import unspecified_steps
+from .specified import scalars, unspecified_steps
 from .walk import Binder
 
 __all__ = ["audit_task", "TaskAudit", "VariantResult", "EQUIVALENT", "NEAR_MISS",
@@ -164,18 +164,6 @@ def play(env: Environment, record: TaskRecord, calls: list[Call], answer: str | 
 
 # ---- building variants ---------------------------------------------------------------------
 
-def _scalars(value: Any, out: set[str]) -> set[str]:
-    if isinstance(value, dict):
-        for v in value.values():
-            _scalars(v, out)
-    elif isinstance(value, list):
-        for v in value:
-            _scalars(v, out)
-    elif isinstance(value, str | int) and not isinstance(value, bool):
-        out.add(str(value))
-    return out
-
-
 def _id_args(args: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in args.items() if (k == "id" or k.endswith(("_id", "pnr", "number")))
             and isinstance(v, str | int)}
@@ -196,12 +184,12 @@ class _Variants:
     # -- equivalent solutions --------------------------------------------------------------
 
     def reordered(self):
-        outputs = [_scalars(s.output, set()) for s in self.ref.steps]
+        outputs = [scalars(s.output, set(), str) for s in self.ref.steps]
         for i in range(len(self.calls) - 1):
             a, b = self.calls[i], self.calls[i + 1]
             if self.kinds[i] != self.kinds[i + 1] or a[0] == b[0] and self.kinds[i] == "query":
                 continue
-            used = _scalars(b[1], set())
+            used = scalars(b[1], set(), str)
             if used & outputs[i] or set(map(str, _id_args(a[1]).values())) & used:
                 continue
             calls = self.calls[:i] + [b, a] + self.calls[i + 2:]

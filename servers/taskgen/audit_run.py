@@ -10,9 +10,13 @@ from .graph import ToolGraph
 __all__ = ["audit_environments", "print_table"]
 
 
-def audit_environments(catalog, env_ids: list[str], *, store=None,
-                       progress: bool = False) -> dict[str, Any]:
-    """Audit every task of ``env_ids``; the summary plus one row per task."""
+def audit_environments(catalog, env_ids: list[str], *, store=None, progress: bool = False,
+                       seed: int = 1) -> dict[str, Any]:
+    """Audit every task of ``env_ids``; the summary plus one row per task.
+
+    Generation audits its candidates with seed 0 and drops what it finds; the default seed here
+    draws other variants (other extra reads, other collateral writes, other rivals), so the
+    report measures the kept tasks on mutations the generator never saw."""
     from tqdm import tqdm
 
     from .run import tasks_for
@@ -22,8 +26,8 @@ def audit_environments(catalog, env_ids: list[str], *, store=None,
         env = catalog.load(env_id)
         graph = ToolGraph.of(env.tools)
         for record in tasks_for(catalog, env_id, store):
-            audits.append(audit_task(env, record, graph=graph))
-    return {**summarize(audits), "environments": len(env_ids),
+            audits.append(audit_task(env, record, graph=graph, seed=seed))
+    return {**summarize(audits), "environments": len(env_ids), "seed": seed,
             "tasks_detail": [a.to_dict() for a in audits]}
 
 

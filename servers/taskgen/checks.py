@@ -129,9 +129,11 @@ def _row_added(check: Check, run: VerifierInput) -> bool:
     table = check["table"]
     keys = table_keys(run.final, table)
     if keys:
-        before = {json.dumps([r[k] for k in keys], default=str) for r in _rows(run.initial, table, {})}
-        new = [r for r in _matching(run, table, values)
-               if json.dumps([r[k] for k in keys], default=str) not in before]
+        def key(r: dict) -> str:
+            return json.dumps([r[k] for k in keys], default=str)
+
+        before = {key(r) for r in _rows(run.initial, table, {})}
+        new = [r for r in _matching(run, table, values) if key(r) not in before]
         return len(new) >= check.get("at_least", 1)
     plain = {k: v for k, v in values.items() if not isinstance(v, dict)}
     return len(_matching(run, table, values)) > len(_rows(run.initial, table, plain))

@@ -62,7 +62,18 @@ def _subject_key(step: Step, noun: str) -> str | None:
     return None
 
 
+def _stated(key: str, value: Any, schema: dict[str, Any]) -> str:
+    """A chosen value as a request states it: amounts in cents as money, states in words."""
+    described = str(schema.get("description", ""))
+    if isinstance(value, int) and not isinstance(value, bool) and "in cents" in described:
+        return f"{_words(key)} {value / 100:,.2f}"
+    if isinstance(value, str) and "enum" in schema:
+        return f"{_words(key)} {_words(value)}"
+    return f"{_words(key)} {_value(value)}"
+
+
 def _arg_phrases(step: Step, skip: set[str], graph: ToolGraph, db) -> list[str]:
+    props = graph.nodes[step.tool].spec.input_schema.get("properties", {})
     phrases = []
     for key, value in step.arguments.items():
         if key in skip or key in ("limit", "cursor"):
@@ -79,7 +90,7 @@ def _arg_phrases(step: Step, skip: set[str], graph: ToolGraph, db) -> list[str]:
             owner = singular(key[:-3])
             phrases.append(f"for {_words(owner)} {row_name(db, owner, value)}")
         else:
-            phrases.append(f"{_words(key)} {_value(value)}")
+            phrases.append(_stated(key, value, props.get(key, {})))
     return phrases
 
 

@@ -39,17 +39,34 @@ def chain_is_stable(env: Environment, chain: Chain, *, seed: int) -> bool:
         return False
 
 
-def _is_listing(output: dict[str, Any]) -> bool:
-    """A page of results (its content is lists, beside counts and cursors), not one object."""
+def _unwrapped(output: Any) -> Any:
+    """An imported tool's list or scalar reply arrives wrapped as ``{"result": ...}``."""
+    if isinstance(output, dict) and set(output) == {"result"}:
+        return output["result"]
+    return output
+
+
+def _is_listing(output: Any) -> bool:
+    """A page of results (its content is lists, beside counts, cursors and paging metadata),
+    not one object."""
+    output = _unwrapped(output)
+    if isinstance(output, list):
+        return True
+    if not isinstance(output, dict):
+        return False
     content = {k: v for k, v in output.items()
-               if k not in ("total", "count", "next_cursor", "has_more")}
+               if k not in ("total", "count", "next_cursor", "has_more", "meta", "pagination")}
     return bool(content) and all(isinstance(v, list) for v in content.values())
 
 
 def _answer(env: Environment, graph: ToolGraph, chain: Chain) -> tuple[dict, str] | None:
     """A typed answer read from the chain's last reply: (spec, what to ask for)."""
     last = chain.steps[-1]
-    output = last.output
+    output = _unwrapped(last.output)
+    if isinstance(output, list):
+        return {"type": "number", "value": len(output)}, "how many there are in all"
+    if not isinstance(output, dict):
+        return None
     if isinstance(output.get("total"), int) and _is_listing(output):
         return {"type": "number", "value": output["total"]}, "how many there are in all"
     obj = next((v for v in output.values() if isinstance(v, dict)), None)

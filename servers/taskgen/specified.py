@@ -18,21 +18,22 @@ from agentworld.servers import Environment
 from .answers import normal_text
 from .record import TaskRecord
 
-__all__ = ["unspecified_steps"]
+__all__ = ["unspecified_steps", "scalars"]
 
 _ID = re.compile(r"^[a-z]{2,5}_[0-9a-z]{6,}$")
 _FREE = ("limit", "cursor", "offset", "page", "page_size", "per_page")
 
 
-def _scalars(value: Any, out: set[str]) -> set[str]:
+def scalars(value: Any, out: set[str], norm=normal_text) -> set[str]:
+    """Every scalar inside a reply (booleans and nulls aside), written by ``norm``."""
     if isinstance(value, dict):
         for v in value.values():
-            _scalars(v, out)
+            scalars(v, out, norm)
     elif isinstance(value, list):
         for v in value:
-            _scalars(v, out)
+            scalars(v, out, norm)
     elif value is not None and not isinstance(value, bool):
-        out.add(normal_text(value))
+        out.add(norm(value))
     return out
 
 
@@ -110,7 +111,7 @@ def unspecified_steps(env: Environment, record: TaskRecord, steps=()) -> list[st
                 if not known:
                     missing.append(f"{name}.{key}={value!r}")
             if i < len(replies):
-                _scalars(replies[i], outputs)
+                scalars(replies[i], outputs)
     finally:
         db.close()
     return missing
