@@ -70,7 +70,7 @@ def cmd_mine(args: argparse.Namespace) -> int:
     chosen = [entries[n.lower()] for n in names if n.lower() in entries] if names is not None \
         else list(entries.values())
     records = derive(mine_entries(chosen, cache.files, workers=args.extract_workers,
-                                  progress=not args.quiet))
+                                  progress=not args.quiet, memo=cache.root / "mined.jsonl"))
     path = write_snapshot(records, args.snapshot) if args.snapshot else None
     stats = mine_stats(records)
     print(stats_markdown(stats) if args.markdown else json.dumps(stats, indent=2))

@@ -28,7 +28,7 @@ __all__ = ["extract_sources", "extract_contents", "schema_params", "MAX_SCHEMA_B
 MAX_SCHEMA_BYTES = 1024 * 1024
 _SKIPPED_PARAMS = {"self", "cls"}
 _ENUM_BASES = {"Enum", "StrEnum", "IntEnum"}
-_MARKERS = (".tool", "Tool(", "add_tool")
+_MARKERS = ("tool", "Tool(", "inputSchema", "input_schema")
 
 
 def _local_enums(tree: ast.Module) -> dict[str, list]:
@@ -91,7 +91,7 @@ def _tool_decorator(node: ast.AST) -> tuple[bool, str | None, str | None]:
     """``(is_tool, name, description)`` for one decorator expression."""
     call = node if isinstance(node, ast.Call) else None
     target = call.func if call else node
-    if not (isinstance(target, ast.Attribute) and target.attr == "tool"):
+    if not _is_tool_registrar(_callee_name(target)):
         return False, None, None
     if call is None:
         return True, None, None
@@ -123,6 +123,8 @@ class _ModuleReader:
                 self._decorated(node)
             elif isinstance(node, ast.Call):
                 calls.append(node)
+            elif isinstance(node, ast.Dict):
+                self._dict_literal(node)
         for node in calls:                      # after the walk: calls refer to any function
             self._call(node)
 
@@ -156,8 +158,16 @@ class _ModuleReader:
                         description = _const_str(kw.value) or description
                 self._add_function(fn, name, description)
 
+    def _dict_literal(self, node: ast.Dict) -> None:
+        """``{"name": ..., "inputSchema": {...}}``: a tool declared as data, then ``Tool(**t)``."""
+        keys = {_const_str(k): v for k, v in zip(node.keys, node.values, strict=True) if k}
+        if "name" in keys and ("inputSchema" in keys or "input_schema" in keys):
+            self._add_literal(keys)
+
     def _tool_literal(self, node: ast.Call) -> None:
-        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        self._add_literal({k.arg: k.value for k in node.keywords if k.arg})
+
+    def _add_literal(self, keywords: dict) -> None:
         name = _const_str(keywords.get("name"))
         if not name:
             return        # a name computed at run time cannot be read statically
@@ -168,6 +178,11 @@ class _ModuleReader:
             return
         self.tools.append(MinedTool(name, params, "tool-literal", self.member,
                                     _const_str(keywords.get("description"))))
+
+
+def _is_tool_registrar(name: str) -> bool:
+    # @mcp.tool, @tool, and a server's own wrappers: @register_tool, @write_tool, @mcp_tool
+    return name == "tool" or name.endswith("_tool")
 
 
 def _callee_name(func: ast.AST) -> str:

@@ -9,6 +9,7 @@ inputs always give the same answer.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -20,7 +21,8 @@ from ._words import singular, words
 from .dedup import base_name
 from .select import READ_VERBS, STATE_VERBS, WRITE_VERBS
 
-__all__ = ["Classification", "classify", "summary_terms", "keywords", "FALLBACK_L2"]
+__all__ = ["Classification", "classify", "summary_terms", "keywords", "vocabulary_fingerprint",
+           "FALLBACK_L2"]
 
 KEYWORDS_PATH = Path(__file__).parent / "data" / "taxonomy_keywords.json"
 FALLBACK_L2 = "Productivity & Tasks"      # general utilities: where a server with no cue goes
@@ -55,6 +57,12 @@ def keywords() -> dict[str, frozenset[str]]:
     if unknown:
         raise ValueError(f"keywords for unknown categories: {sorted(unknown)}")
     return {c.l2: frozenset(singular(w) for w in raw.get(c.l2, [])) for c in TAXONOMY}
+
+
+@lru_cache(maxsize=1)
+def vocabulary_fingerprint() -> str:
+    """A short hash of the keyword file: summary terms depend on it."""
+    return hashlib.sha256(KEYWORDS_PATH.read_bytes()).hexdigest()[:12]
 
 
 @lru_cache(maxsize=1)

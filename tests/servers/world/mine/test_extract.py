@@ -105,3 +105,38 @@ def test_files_without_tools_are_not_parsed():
     # no marker: a file that would not even parse is skipped silently, not reported
     tools, surface = _tools("def broken(:\n")
     assert tools == {} and surface.problems == []
+
+
+def test_a_servers_own_registrars_and_bare_tool_decorators():
+    source = """
+from myserver import tool, write_tool, registry
+
+@tool
+def list_boats(harbour: str): ...
+
+@write_tool("book_berth")
+def book(boat_id: str, nights: int = 1): ...
+
+@registry.register_tool(name="release_berth")
+def release(berth_id: str): ...
+
+@tool_errors
+def not_a_tool(x): ...
+"""
+    tools, _ = _tools(source)
+    assert list(tools) == ["list_boats", "book_berth", "release_berth"]
+    assert _params(tools["book_berth"])["nights"].default == 1
+
+
+def test_tools_declared_as_dict_literals():
+    source = """
+TOOLS = [
+    {"name": "list_berths", "description": "Berths.",
+     "inputSchema": {"type": "object", "properties": {"harbour": {"type": "string"}},
+                     "required": ["harbour"]}},
+    {"name": "not_a_tool", "colour": "red"},
+]
+"""
+    tools, _ = _tools(source)
+    assert list(tools) == ["list_berths"] and tools["list_berths"].source == "tool-literal"
+    assert _params(tools["list_berths"])["harbour"].required

@@ -82,3 +82,15 @@ def test_the_numbers(tmp_path):
 def test_adopting_a_missing_archive_is_an_error(tmp_path):
     with pytest.raises(DownloadError, match="no such archive"):
         DownloadCache(tmp_path).adopt("x-mcp", tmp_path / "absent.whl")
+
+
+def test_a_memo_reads_each_archive_once(tmp_path):
+    cache = build_cache(tmp_path)
+    memo = tmp_path / "mined.jsonl"
+    first = mine_entries(cache.entries().values(), cache.files, memo=memo)
+    assert len(memo.read_text().splitlines()) == 4          # the failure is not memoised
+    kennel = next(e for e in cache.entries().values() if e.name == "kennel-mcp")
+    (cache.files / kennel.file).write_bytes(b"no longer an archive")
+    again = mine_entries(cache.entries().values(), cache.files, memo=memo)
+    assert again == first                                   # read from the memo, not the file
+    assert mine_entries([kennel], cache.files)[0].status == "rejected"
