@@ -24,7 +24,8 @@ def _config(args: argparse.Namespace):
         max_new_tokens=args.max_new_tokens,
         analyzer="llm" if args.analyzer_endpoint else "rules",
         analyzer_endpoint=args.analyzer_endpoint, analyzer_model=args.analyzer_model,
-        hub_url=args.hub_url)
+        hub_url=args.hub_url, in_process=args.in_process, tool_view=args.tool_view,
+        panel_tasks_per_env=args.panel_tasks, recheck_tasks_per_env=args.recheck_tasks)
 
 
 def cmd_evolve(args: argparse.Namespace) -> int:
@@ -124,7 +125,16 @@ def add_evolve_commands(sub) -> None:
                                                "analyzer (rule-based only when absent)")
     p.add_argument("--analyzer-model", default=None)
     p.add_argument("--hub-url", help="play evaluations on this hub (it must serve the arena's "
-                                     "catalog); default: in-process")
+                                     "catalog); default: one served over HTTP on a free "
+                                     "loopback port for each evaluation")
+    p.add_argument("--in-process", action="store_true",
+                   help="play without a hub (no HTTP), in this process")
+    p.add_argument("--tool-view", default="compact:8",
+                   help="how model policies see tools: full, compact, full:N, compact:N")
+    p.add_argument("--panel-tasks", type=int, default=2,
+                   help="fixed evaluation panel tasks per environment, played every round")
+    p.add_argument("--recheck-tasks", type=int, default=6,
+                   help="tasks per weak environment played before and after training")
     p.set_defaults(func=cmd_evolve, evolve_command=None)
     inner = p.add_subparsers(dest="evolve_command")
     r = inner.add_parser("report", help="print a run directory's summary table")

@@ -2,8 +2,8 @@
 
 Tasks come from the catalog (the shipped, synthesized and imported environments, with the
 generated task sets of ``--task-dir``); ``--envs`` also takes ``package.module:NAME`` for an
-environment under development. Without ``--hub-url`` a hub on a free loopback port serves the
-same catalog for the run.
+environment under development. Without ``--hub-url`` a hub process on a free loopback port
+serves the same catalog for the run, over HTTP (``--in-process-hub``: from a thread instead).
 """
 
 from __future__ import annotations
@@ -21,31 +21,13 @@ __all__ = ["add_train_commands"]
 
 
 def _catalog(args: argparse.Namespace):
-    from agentworld.servers import EnvironmentDefinition
-    from agentworld.servers.catalog import Catalog
-    from agentworld.servers.paths import import_dir
+    from agentworld.trainer.errors import LaunchError
+    from agentworld.trainer.hub_process import build_catalog
 
-    from .cli_world import default_cache_dir, default_task_dir
-
-    task_dir = Path(args.task_dir) if args.task_dir else default_task_dir()
-    # Imported environments too (their stored graph tasks; loading never synthesizes them).
-    imports = [import_dir()] if import_dir().is_dir() else []
-    catalog = Catalog(world=True, cache_dir=default_cache_dir(), import_dirs=imports,
-                      task_dir=task_dir if task_dir.is_dir() else None)
-    ids = []
-    for ref in args.envs:
-        if ":" in ref:
-            import importlib
-
-            module_name, _, attr = ref.partition(":")
-            definition = getattr(importlib.import_module(module_name), attr)
-            if not isinstance(definition, EnvironmentDefinition):
-                raise SystemExit(f"error: {ref} is not an EnvironmentDefinition")
-            catalog.add(definition)
-            ids.append(definition.manifest.id)
-        else:
-            ids.append(ref)
-    return catalog, ids
+    try:
+        return build_catalog(args.envs, task_dir=args.task_dir)
+    except LaunchError as exc:
+        raise SystemExit(f"error: {exc}") from None
 
 
 def _tasks(args: argparse.Namespace, catalog, ids):
@@ -58,12 +40,20 @@ def _tasks(args: argparse.Namespace, catalog, ids):
 
 @contextlib.contextmanager
 def _hub(args: argparse.Namespace, catalog) -> Iterator[str]:
+    """The run's hub: ``--hub-url``, else a hub process started for the run (over HTTP), else
+    (``--in-process-hub``) one served from a thread of this process."""
     if args.hub_url:
         yield args.hub_url
         return
-    from agentworld.trainer.hub_runner import serve_hub
+    if args.in_process_hub:
+        from agentworld.trainer.hub_runner import serve_hub
 
-    with serve_hub(catalog) as url:
+        with serve_hub(catalog) as url:
+            yield url
+        return
+    from agentworld.trainer.hub_process import spawn_hub
+
+    with spawn_hub(args.envs, task_dir=args.task_dir) as url:
         yield url
 
 
@@ -186,7 +176,10 @@ def _common(p: argparse.ArgumentParser, *, split: str) -> None:
                                                   "comma-separated, or all")
     p.add_argument("--limit-per-env", type=int, default=None)
     p.add_argument("--task-dir", help="generated task sets (default: the cache's tasks/)")
-    p.add_argument("--hub-url", help="a running hub (default: one started for this run)")
+    p.add_argument("--hub-url", help="a running hub (default: a hub process started for this "
+                                     "run)")
+    p.add_argument("--in-process-hub", action="store_true",
+                   help="serve the hub from a thread of this process instead")
     p.add_argument("--token", help="the hub's bearer token (default: $AGENTWORLD_TOKEN)")
     p.add_argument("--tool-view", default="full",
                    help="how tools are shown: full, compact (types only), full:N or compact:N "

@@ -48,19 +48,27 @@ class RunState:
     finished: int = 0
 
 
-def task_refs(world: ArenaWorld, records: Sequence[TaskRecord]) -> list[Any]:
-    """The trainer's :class:`~agentworld.trainer.tasks.TaskRef` for each record."""
+def task_refs(world: ArenaWorld, records: Sequence[TaskRecord], *,
+              tool_view: str = "full") -> list[Any]:
+    """The trainer's :class:`~agentworld.trainer.tasks.TaskRef` for each record, showing its
+    tools in ``tool_view`` (the relevance order is the one the hub's reset info gives)."""
+    from agentworld.servers.tool_views import apply_view, relevant_tool_names
     from agentworld.trainer.tasks import TaskRef
 
     out = []
     for r in records:
         env = world.load(r.env_id)
+        tools = env.tool_list()
+        order = tuple(relevant_tool_names(tools, prompt=r.prompt,
+                                          used=[n for n, _ in r.reference_calls]))
+        shown = tuple(t["name"] for t in apply_view(tools, tool_view, relevant=order))
         out.append(TaskRef(env_id=r.env_id, task_id=r.id, prompt=r.prompt,
                            env_title=env.manifest.title, category=env.manifest.taxonomy.l1,
-                           tool_names=tuple(env.tools.names()), split=r.split,
+                           tool_names=shown, split=r.split,
                            reference_calls=tuple((n, dict(a)) for n, a in r.reference_calls),
                            reference_answer=r.reference_answer, max_steps=r.max_steps,
-                           metadata=dict(r.metadata)))
+                           metadata=dict(r.metadata), tool_view=tool_view,
+                           relevant_tools=order))
     return out
 
 
@@ -72,6 +80,14 @@ def env_facts(world: ArenaWorld, env_ids: Sequence[str]) -> dict[str, EnvFacts]:
                                rules=[{"id": r.id, "code": r.code, "tools": list(r.tools)}
                                       for r in env.manifest.rules])
     return out
+
+
+def _rate_of(episodes: Sequence[EpisodeRecord], name: str) -> dict[str, Any]:
+    n = len(episodes)
+    return {f"{name}_tasks": n,
+            f"{name}_success": round(sum(e.passed for e in episodes) / n, 4) if n else None,
+            f"{name}_partial_credit": (round(sum(e.reward for e in episodes) / n, 4)
+                                       if n else None)}
 
 
 def load_rounds(run_dir: Path) -> list[dict[str, Any]]:
@@ -147,17 +163,43 @@ class Arena:
         return records
 
     def _play(self, policy_spec: str, records: Sequence[TaskRecord]) -> list[EpisodeRecord]:
-        policy = make_arena_policy(policy_spec, max_new_tokens=self.config.max_new_tokens,
-                                   seed=self.config.seed)
-        return play_all(policy, self.world, task_refs(self.world, records),
-                        max_steps=self.config.max_steps, hub_url=self.config.hub_url)
+        """Play over HTTP: the configured hub, else one served for this call on a free
+        loopback port (the world changes every round, so it is served from this process);
+        in-process only when the configuration asks for it."""
+        cfg = self.config
+        policy = make_arena_policy(policy_spec, max_new_tokens=cfg.max_new_tokens,
+                                   seed=cfg.seed, tool_view=cfg.tool_view)
+        refs = task_refs(self.world, records, tool_view=cfg.tool_view)
+        if cfg.hub_url or cfg.in_process:
+            return play_all(policy, self.world, refs, max_steps=cfg.max_steps,
+                            hub_url=cfg.hub_url)
+        from agentworld.trainer.hub_runner import serve_hub
+
+        with serve_hub(self.world.catalog) as url:
+            return play_all(policy, self.world, refs, max_steps=cfg.max_steps, hub_url=url)
+
+    def _panel(self, envs: Sequence[str], exclude: set[str]) -> list[TaskRecord]:
+        """The fixed evaluation panel: made once (on round 1's environments) and played every
+        round, so rounds can be compared on the same tasks."""
+        path = self.run_dir / "panel_tasks.jsonl"
+        if path.exists():
+            return [TaskRecord.from_dict(r) for r in read_jsonl(path)]
+        records: list[TaskRecord] = []
+        for env_id in envs:
+            records += synthesize(self.world, env_id, rng=self._rng("panel", env_id),
+                                  count=self.config.panel_tasks_per_env, prefix="arena-panel",
+                                  split="test", exclude=exclude | {r.prompt for r in records},
+                                  round_index=0)
+        write_jsonl(path, (r.to_dict() for r in records))
+        return records
 
     def _diagnose(self, episodes: Sequence[EpisodeRecord], envs: Sequence[str], index: int
                   ) -> tuple[Diagnosis, dict[str, Any]]:
         facts = env_facts(self.world, envs)
         diagnosis = diagnose(episodes, facts)
         guidelines = write_guidelines(diagnosis, episodes, facts, weak_envs=self.config.weak_envs,
-                                      complexify=self.config.complexify, round_index=index)
+                                      complexify=self.config.complexify, round_index=index,
+                                      easy_below=self.config.easy_below)
         if self.config.analyzer == "llm" and self.config.analyzer_endpoint:
             from .llm_analyzer import analyze_with_llm, merge_llm
 
@@ -204,7 +246,8 @@ class Arena:
         for g in guidelines["envs"]:
             records += synthesize(self.world, g["env_id"], rng=self._rng("recheck", index,
                                                                         g["env_id"]),
-                                  count=2, prefix=f"arena-r{index}-recheck", split="test",
+                                  count=self.config.recheck_tasks_per_env,
+                                  prefix=f"arena-r{index}-recheck", split="test",
                                   exclude=exclude, focus=focus_of(g), round_index=index)
         return records
 
@@ -214,18 +257,23 @@ class Arena:
             shutil.rmtree(rd)       # an unfinished round: redo it whole
         rd.mkdir(parents=True)
         envs = self._eval_envs(index)
-        eval_tasks = self._synthesize_eval(index, envs, set(state.train_prompts))
+        panel = self._panel(self._eval_envs(1), set(state.train_prompts))
+        self.world.publish(panel)
+        panel_prompts = {r.prompt for r in panel}
+        eval_tasks = self._synthesize_eval(index, envs, state.train_prompts | panel_prompts)
         self.world.publish(eval_tasks)
         write_jsonl(rd / "eval_tasks.jsonl", (r.to_dict() for r in eval_tasks))
         self.log(f"  {len(eval_tasks)} fresh evaluation tasks on {len(envs)} environments")
         episodes = self._play(state.policy, eval_tasks)
         write_jsonl(rd / "trajectories.jsonl", (e.to_dict() for e in episodes))
+        panel_episodes = self._play(state.policy, panel)
+        write_jsonl(rd / "panel_trajectories.jsonl", (e.to_dict() for e in panel_episodes))
         diagnosis, guidelines = self._diagnose(episodes, envs, index)
         variants = self._variants(guidelines, state)
         write_json(rd / "variants.json", variants)
         write_json(rd / "diagnosis.json", diagnosis.to_dict())
         write_json(rd / "guidelines.json", guidelines)
-        taken = state.train_prompts | {r.prompt for r in eval_tasks}
+        taken = state.train_prompts | {r.prompt for r in eval_tasks} | panel_prompts
         train_tasks = self._synthesize_train(index, guidelines, taken)
         recheck = self._recheck(index, guidelines, taken)
         self.world.publish(train_tasks + recheck)
@@ -234,7 +282,9 @@ class Arena:
         self.log(f"  success {diagnosis.overall['success']:.0%}; {len(train_tasks)} targeted "
                  f"training tasks on {len(guidelines['envs'])} weak environments")
         before = self._play(state.policy, recheck)
-        outcome = self.trainer.train(world=self.world, tasks=task_refs(self.world, train_tasks),
+        view = guidelines.get("train_tool_view") or self.config.tool_view
+        outcome = self.trainer.train(world=self.world,
+                                     tasks=task_refs(self.world, train_tasks, tool_view=view),
                                      policy=state.policy, round_dir=rd)
         after = self._play(outcome.policy, recheck)
         write_jsonl(rd / "recheck_trajectories.jsonl",
@@ -244,6 +294,8 @@ class Arena:
                                           "policy_after": outcome.policy, **outcome.report})
         metrics = self._metrics(index, state.policy, diagnosis, guidelines, eval_tasks,
                                 train_tasks, variants, before, after)
+        metrics.update(_rate_of(panel_episodes, "panel"),
+                       curriculum=guidelines.get("curriculum", "targeted"))
         write_json(rd / "metrics.json", metrics)
         round_plots(rd, diagnosis.to_dict())
         (rd / "diagnosis.md").write_text(round_markdown(index, diagnosis.to_dict(), guidelines,

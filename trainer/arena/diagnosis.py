@@ -6,6 +6,9 @@ analyzer (``llm_analyzer.py``) reads the same evidence and adds to it; it never 
 
 Failure classes (``CLASSES``):
 
+* ``no_tool_call``: the task needs tools but the policy made no readable call: it answered in
+  plain text at once, or wrote a ``<tool_call>`` that could not be parsed (read as plain text,
+  as TRL reads it). The main failure of small models;
 * ``wrong_tool``: a tool that does not exist, or a write the reference solution never makes;
 * ``invalid_arguments``: the call broke the tool's schema (``VALIDATION_ERROR``) or was not a
   well-formed action;
@@ -13,8 +16,8 @@ Failure classes (``CLASSES``):
   earlier output;
 * ``broken_rule``: a business rule refused the call (``CONFLICT``, ``FORBIDDEN``,
   ``PRECONDITION_FAILED``, ``LIMIT_EXCEEDED``, or ``NOT_FOUND`` on an id the agent had seen);
-* ``premature_submit``: submitted before making every change the task needs (or, for a
-  question, before calling any tool);
+* ``premature_submit``: submitted after some calls but before making every change the task
+  needs;
 * ``missing_submit``: the episode ended (or the policy stopped) without a submit;
 * ``loop``: the same call with the same arguments again;
 * ``out_of_steps``: the step limit ended the episode;
@@ -35,9 +38,9 @@ from .records import EpisodeRecord, StepRecord
 __all__ = ["CLASSES", "RULE_CODES", "EnvFacts", "Diagnosis", "classify_step",
            "classify_episode", "diagnose", "family_of"]
 
-CLASSES = ("wrong_tool", "invalid_arguments", "hallucinated_id", "broken_rule",
-           "premature_submit", "missing_submit", "loop", "out_of_steps", "wrong_answer",
-           "other_error")
+CLASSES = ("no_tool_call", "wrong_tool", "invalid_arguments", "hallucinated_id",
+           "broken_rule", "premature_submit", "missing_submit", "loop", "out_of_steps",
+           "wrong_answer", "other_error")
 RULE_CODES = frozenset({"CONFLICT", "FORBIDDEN", "PRECONDITION_FAILED", "LIMIT_EXCEEDED"})
 _READ_VERBS = ("search", "get", "list", "find")
 
@@ -104,6 +107,8 @@ def classify_episode(ep: EpisodeRecord, classes: Sequence[str | None], facts: En
         return None
     if ep.error:
         return "other_error"
+    if ep.reference_tools and all(s.error_code == "MALFORMED_ACTION" for s in ep.steps):
+        return "no_tool_call"
     if classes.count("loop") >= 2:
         return "loop"
     if ep.truncated:
@@ -199,7 +204,10 @@ def _weak_envs(by_env: Mapping[str, _Group], by_tool_env: Mapping[str, Counter]
         score = round((1 - d["success"]) + 0.5 * d["step_error_rate"], 4)
         rows.append({"env_id": env_id, "weakness": score, **d,
                      "failed_tools": dict(by_tool_env.get(env_id, Counter()).most_common())})
-    rows.sort(key=lambda r: (-r["weakness"], r["success"], -r["failed_steps"], r["env_id"]))
+    # Equal weakness: the environment with more evidence (failed episodes, then failed steps,
+    # then episodes seen) ranks first; the id only orders what the evidence cannot.
+    rows.sort(key=lambda r: (-r["weakness"], -(r["episodes"] - r["passed"]), -r["failed_steps"],
+                             -r["episodes"], r["env_id"]))
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank
     return rows
@@ -208,7 +216,8 @@ def _weak_envs(by_env: Mapping[str, _Group], by_tool_env: Mapping[str, Counter]
 def _weak_abilities(by_family: Mapping[str, _Group]) -> list[dict[str, Any]]:
     rows = [{"family": name, **g.to_dict()} for name, g in by_family.items()
             if g.failed_steps]
-    rows.sort(key=lambda r: (-r["step_error_rate"], -r["failed_steps"], r["family"]))
+    rows.sort(key=lambda r: (-r["step_error_rate"], -r["failed_steps"], -r["steps"],
+                             r["family"]))
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank
     return rows

@@ -14,9 +14,16 @@ from .diagnosis import Diagnosis, EnvFacts, family_of
 from .records import EpisodeRecord
 from .synthesis import Focus
 
-__all__ = ["write_guidelines", "focus_of", "WEAK_FAMILY_RATE"]
+__all__ = ["write_guidelines", "focus_of", "WEAK_FAMILY_RATE", "EASY_BELOW", "EASY_MAX_CALLS",
+           "EASY_TOOLS"]
 
 WEAK_FAMILY_RATE = 0.5      # an ability whose calls fail at least this often is a focus
+# A policy that fails nearly everything gets no signal from longer tasks and richer databases:
+# below this success its training tasks get shorter (at most EASY_MAX_CALLS calls) and show
+# fewer tools (the EASY_TOOLS most relevant, compact), and no database is made richer.
+EASY_BELOW = 0.1
+EASY_MAX_CALLS = 2
+EASY_TOOLS = 4
 MAX_FAMILIES = 3            # at most this many: a focus on everything is no focus
 _DATA_CLASSES = {"hallucinated_id", "broken_rule", "wrong_answer", "out_of_steps"}
 
@@ -73,17 +80,30 @@ def _notes(diagnosis: Diagnosis, envs: Sequence[dict[str, Any]]) -> list[str]:
     return notes
 
 
+def _easier(env: dict[str, Any]) -> dict[str, Any]:
+    return {**env, "min_chain_length": 1, "max_calls": EASY_MAX_CALLS, "long_tasks": False,
+            "complexify": False,
+            "reasons": [*env["reasons"], "the policy fails nearly everything: shorter tasks, "
+                        "fewer tools shown, no richer database"]}
+
+
 def write_guidelines(diagnosis: Diagnosis, episodes: Sequence[EpisodeRecord],
                      facts: Mapping[str, EnvFacts], *, weak_envs: int, complexify: int,
-                     round_index: int) -> dict[str, Any]:
-    """The guidelines for the round's targeted synthesis."""
+                     round_index: int, easy_below: float = EASY_BELOW) -> dict[str, Any]:
+    """The guidelines for the round's targeted synthesis. ``curriculum`` is ``easier`` when the
+    round's success is below ``easy_below``, else ``targeted``."""
     families = [a["family"] for a in diagnosis.weak_abilities
                 if a["step_error_rate"] >= WEAK_FAMILY_RATE][:MAX_FAMILIES]
     rows = diagnosis.weak_envs[:weak_envs]
     envs = [_env_guideline(row, diagnosis, facts.get(row["env_id"], EnvFacts()), families,
                            episodes, rank, complexify)
             for rank, row in enumerate(rows, 1)]
+    easier = diagnosis.overall["episodes"] > 0 and diagnosis.overall["success"] < easy_below
+    if easier:
+        envs = [_easier(e) for e in envs]
     return {"round": round_index, "analyzer": diagnosis.analyzer,
+            "curriculum": "easier" if easier else "targeted",
+            "train_tool_view": f"compact:{EASY_TOOLS}" if easier else None,
             "focus_families": families,
             "weak_abilities": [{k: a[k] for k in ("family", "rank", "steps", "failed_steps",
                                                   "step_error_rate", "classes")}
@@ -92,7 +112,9 @@ def write_guidelines(diagnosis: Diagnosis, episodes: Sequence[EpisodeRecord],
 
 
 def focus_of(env_guideline: Mapping[str, Any]) -> Focus:
+    max_calls = env_guideline.get("max_calls")
     return Focus(tools=tuple(env_guideline.get("focus_tools", ())),
                  min_calls=int(env_guideline.get("min_chain_length", 4)),
                  long=bool(env_guideline.get("long_tasks", True)),
+                 max_calls=int(max_calls) if max_calls else None,
                  reasons=tuple(env_guideline.get("reasons", ())))

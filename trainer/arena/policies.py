@@ -68,7 +68,7 @@ def _scripted(spec: str) -> ScriptedPolicy:
 
 
 def make_arena_policy(spec: str, *, max_new_tokens: int = 96, max_length: int = 8192,
-                      seed: int = 0) -> ArenaPolicy:
+                      seed: int = 0, tool_view: str = "full") -> ArenaPolicy:
     """A policy from its spec.
 
     Raises:
@@ -81,5 +81,7 @@ def make_arena_policy(spec: str, *, max_new_tokens: int = 96, max_length: int = 
         return _scripted(spec)
     from agentworld.trainer.policies import make_policy
 
-    # Synthesized environments have 30-50 tools: their schemas alone take a few thousand tokens.
-    return make_policy(spec, max_new_tokens=max_new_tokens, max_length=max_length, seed=seed)
+    # Synthesized environments have 30-50 tools: their full schemas alone take a few thousand
+    # tokens, hence the compact view by default (ArenaConfig.tool_view).
+    return make_policy(spec, max_new_tokens=max_new_tokens, max_length=max_length, seed=seed,
+                       tool_view=tool_view)

@@ -41,7 +41,12 @@ class ArenaConfig:
     analyzer: str = "rules"                   # "rules", or "llm" with endpoint and model
     analyzer_endpoint: str | None = None
     analyzer_model: str | None = None
-    hub_url: str | None = None                # play evaluations on a hub instead of in-process
+    hub_url: str | None = None                # a running hub serving this world
+    in_process: bool = False                  # no hub: play in-process (on request only)
+    tool_view: str = "compact:8"              # how model policies see tools (tool_views.py)
+    panel_tasks_per_env: int = 2              # the fixed evaluation panel, played every round
+    recheck_tasks_per_env: int = 6            # weak-env tasks played before and after training
+    easy_below: float = 0.1                   # below this success the curriculum gets easier
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -77,14 +77,15 @@ def summary_table(rounds: Sequence[Mapping[str, Any]]) -> str:
     """One line per finished round (what ``agentworld evolve report`` prints first)."""
     rows = [f"{'round':>5}  {'policy':<34} {'tasks':>5} {'success':>8} {'credit':>7} "
             f"{'weakest env':<36} {'weakest ability':<16} {'train':>5} {'focus%':>6} "
-            f"{'recheck':>8}"]
+            f"{'recheck':>8} {'panel':>6} {'curriculum':<10}"]
     for m in rounds:
         weak_env = m["weak_envs"][0]["env_id"] if m["weak_envs"] else "-"
         ability = m["weak_abilities"][0]["family"] + "_*" if m["weak_abilities"] else "-"
         rows.append(f"{m['round']:>5}  {m['policy'][-34:]:<34} {m['eval_tasks']:>5} "
                     f"{_pct(m['success']):>8} {m['partial_credit']:>7.3f} {weak_env[:36]:<36} "
                     f"{ability:<16} {m['train_tasks']:>5} {_pct(m['train_focus_share']):>6} "
-                    f"{_pct(m.get('recheck_success')):>8}")
+                    f"{_pct(m.get('recheck_success')):>8} {_pct(m.get('panel_success')):>6} "
+                    f"{m.get('curriculum', '-'):<10}")
     return "\n".join(rows)
 
 
@@ -92,9 +93,12 @@ def write_summary(run_dir: Path, rounds: Sequence[Mapping[str, Any]]) -> Path:
     """``summary.md`` and ``plots/`` at the top of the run directory."""
     plots = run_dir / "plots"
     grouped_bars(plots / "success_per_round.png", [f"round {m['round']}" for m in rounds],
-                 {"success": [m["success"] for m in rounds],
-                  "partial credit": [m["partial_credit"] for m in rounds]},
-                 title="success per round (fresh tasks)", ylabel="share of tasks")
+                 {"fixed panel (same tasks every round)": [m.get("panel_success")
+                                                           for m in rounds],
+                  "fresh tasks": [m["success"] for m in rounds],
+                  "fresh tasks, partial credit": [m["partial_credit"] for m in rounds]},
+                 title="success per round, before the round's training",
+                 ylabel="share of tasks")
     cats = sorted({c for m in rounds for c in m["by_l1"]})
     grouped_bars(plots / "success_by_category.png", cats,
                  {f"round {m['round']}": [m["by_l1"].get(c, {}).get("success", 0.0)
@@ -108,17 +112,19 @@ def write_summary(run_dir: Path, rounds: Sequence[Mapping[str, Any]]) -> Path:
                  title="weak environments: success before and after the round's training",
                  ylabel="success", xlabel="round and environment")
     lines = ["# Self-evolution run", "", "```", summary_table(rounds), "```", "",
-             "![success per round](plots/success_per_round.png) (blue: success, orange: "
-             "partial credit)", "", "## Success per top-level category", ""]
+             "![success per round](plots/success_per_round.png)", "",
+             "The fixed panel is the same tasks every round, played with the policy each "
+             "round starts with; the fresh tasks are new every round.", "",
+             "## Success per top-level category", ""]
     lines += _table(["category"] + [f"round {m['round']}" for m in rounds],
                     [[c] + [_pct(m["by_l1"].get(c, {}).get("success")) for m in rounds]
                      for c in cats])
-    lines += ["", "![per category](plots/success_by_category.png) (one color per round)", "",
+    lines += ["", "![per category](plots/success_by_category.png)", "",
               "## Weak environments (fresh held-out tasks before and after training)", ""]
     lines += _table(["round", "rank", "environment", "before", "after"],
                     [(r, w["rank"], w["env_id"], _pct(w["before"]), _pct(w["after"]))
                      for r, w in weak])
-    lines += ["", "![weak environments](plots/weak_envs.png) (blue: before, orange: after)"]
+    lines += ["", "![weak environments](plots/weak_envs.png)"]
     path = run_dir / "summary.md"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path

@@ -32,6 +32,7 @@ class Focus:
     tools: tuple[str, ...] = ()
     min_calls: int = 4
     long: bool = True                 # also ask for the long (15+ calls) programmatic template
+    max_calls: int | None = None      # an easier curriculum: solutions this short at most
     reasons: tuple[str, ...] = field(default=(), compare=False)
 
 
@@ -79,6 +80,8 @@ def _candidates(world: ArenaWorld, env_id: str, rng: random.Random, graph: ToolG
     # walks range from 3 calls up, with more attempts; the long programmatic template and the
     # ranking (longest first) supply the longer chains.
     lo, hi = (3, focus.min_calls + 2) if focus else (3, 7)
+    if focus and focus.max_calls is not None:
+        lo, hi = 1, max(1, focus.max_calls)        # an easier curriculum: short walks
     walk_graph = focused_graph(graph, focus.tools) if focus else graph
     every = 6 if focus else 3
     out: list[TaskRecord] = []
@@ -96,6 +99,11 @@ def _candidates(world: ArenaWorld, env_id: str, rng: random.Random, graph: ToolG
 def _rank(candidates: list[TaskRecord], focus: Focus | None) -> list[TaskRecord]:
     if focus is None:
         return candidates
+    if focus.max_calls is not None:
+        # Easier: short solutions only, shortest first, most focus tools touched among equals.
+        short = [r for r in candidates if len(r.reference_calls) <= focus.max_calls]
+        return sorted(short, key=lambda r: (len(r.reference_calls),
+                                            -len(touches(r, focus.tools))))
     # Most focus tools touched first, then the longest solutions; stable for equal keys.
     return sorted(candidates, key=lambda r: (-len(touches(r, focus.tools)),
                                              -len(r.reference_calls)))

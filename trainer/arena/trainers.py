@@ -108,8 +108,10 @@ class TRLGRPOTrainer:
 
     name = "trl-grpo"
 
-    def __init__(self, *, steps: int = 4, num_generations: int = 2,
-                 max_completion_length: int = 128, max_turns: int = 4) -> None:
+    # Groups of 4 (2 rarely disagree); the reply budget is measured from the round's tasks.
+    def __init__(self, *, steps: int = 4, num_generations: int = 4,
+                 max_completion_length: int | None = None, max_turns: int | None = None
+                 ) -> None:
         self.steps, self.num_generations = steps, num_generations
         self.max_completion_length, self.max_turns = max_completion_length, max_turns
 

@@ -101,3 +101,42 @@ def test_broken_rules_are_named_in_the_guidelines():
 
 def test_family_of():
     assert family_of("update_booking") == "update" and family_of("submit") == "submit"
+
+
+def test_no_tool_call_or_a_malformed_one_is_its_own_class():
+    answered = ep([], reference=("search_bookings",))          # plain text at once
+    malformed = ep([("<malformed>", {}, False, "MALFORMED_ACTION", {})])
+    for e in (answered, malformed):
+        assert classify_episode(e, classes(e), FACTS) == "no_tool_call"
+    # A question that needs no tool is not this class.
+    assert classify_episode(ep([], reference=()), [], FACTS) == "wrong_answer"
+    d = diagnose([answered, malformed], {"hotel": FACTS})
+    assert d.by["class"]["no_tool_call"]["episodes"] == 2
+
+
+def test_ties_are_broken_by_evidence_not_by_name():
+    bad = ("update_booking", {"id": {"v": 1}}, False, "VALIDATION_ERROR", {})
+    good = ("search_bookings", {}, True, None, {"bookings": [{"id": "bkg_1"}]})
+    # Same weakness (success 0, error rate 1/2); "zz" has three failed episodes, "aa" one.
+    episodes = ([ep([good, bad], env="zz") for _ in range(3)] + [ep([good, bad], env="aa")])
+    d = diagnose(episodes, {"zz": FACTS, "aa": FACTS})
+    assert [w["env_id"] for w in d.weak_envs] == ["zz", "aa"]
+    assert d.weak_envs[0]["weakness"] == d.weak_envs[1]["weakness"]
+
+
+def test_a_policy_that_fails_nearly_everything_gets_an_easier_curriculum():
+    bad = ("update_booking", {"id": {"v": 1}}, False, "VALIDATION_ERROR", {})
+    episodes = [ep([bad], env="hotel") for _ in range(10)]
+    d = diagnose(episodes, {"hotel": FACTS})
+    g = write_guidelines(d, episodes, {"hotel": FACTS}, weak_envs=1, complexify=1,
+                         round_index=1)
+    assert g["curriculum"] == "easier" and g["train_tool_view"].startswith("compact:")
+    env = g["envs"][0]
+    assert env["complexify"] is False and env["long_tasks"] is False
+    focus = focus_of(env)
+    assert focus.max_calls is not None and focus.max_calls <= 2 and not focus.long
+    fine = [ep([("search_bookings", {}, True, None, {})], env="hotel", passed=True)
+            for _ in range(5)]
+    g2 = write_guidelines(diagnose(fine + episodes[:5], {"hotel": FACTS}), fine + episodes[:5],
+                          {"hotel": FACTS}, weak_envs=1, complexify=1, round_index=1)
+    assert g2["curriculum"] == "targeted" and g2["train_tool_view"] is None
