@@ -186,9 +186,11 @@ def count_where(ctx: ShapeContext, entity: Entity, where: dict[str, Any]) -> int
 def find_calls(ctx: ShapeContext, entity: Entity, row_id: str) -> list[list[Any]]:
     """How an agent finds a row it was given by name: a search on its label, every page."""
     label = ctx.label(entity, row_id)
-    total = ctx.db.execute(f"SELECT COUNT(*) FROM {entity.plural} WHERE instr({entity.label}, ?)",
-                           (label,)).fetchone()[0]
-    return ctx.page_calls(f"search_{entity.plural}", {"query": label}, total)
+    # The search tool's own match (LIKE, case-insensitive), so the pages counted are its pages.
+    escaped = str(label).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    total = ctx.db.execute(f"SELECT COUNT(*) FROM {entity.plural} WHERE {entity.label} LIKE ? "
+                           "ESCAPE '\\'", (f"%{escaped}%",)).fetchone()[0]
+    return ctx.page_calls(f"search_{entity.plural}", {"query": str(label)}, total)
 
 
 def listing_calls(ctx: ShapeContext, entity: Entity, filters: dict[str, Any]) -> list[list[Any]]:

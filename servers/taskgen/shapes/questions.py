@@ -155,21 +155,27 @@ def extreme_date(ctx: ShapeContext) -> Draft | None:
     rows = sorted(children(ctx, child, ref, parent_id, state),
                   key=lambda r: r[date.name], reverse=latest)
     best = rows[0]
-    if rows[1][date.name] == best[date.name] or [
-            r[child.label] for r in rows].count(best[child.label]) > 1:
-        return None
     who, many, when = the(ctx, parent, parent_id), noun(child, True), field_words(date)
     scope = f" {in_state(ctx, state)}" if state else ""
     word = "latest" if latest else "earliest"
+    calls = find_calls(ctx, parent, parent_id) + listing_calls(
+        ctx, child, _filters(ref, parent_id, state))
+    why = opener(ctx, "I'm planning the next steps.",
+                 f"I want to deal with these {many} in date order.")
+    if ctx.rng.random() < 0.35:
+        # The date itself: ties do not matter.
+        ask = pick(ctx, [f"What is the {word} {when} among the {many} of {who}{scope}?",
+                         f"Across the {many} of {who}{scope}, when is the {word} {when}?"])
+        return Draft("earliest_latest", f"{why} {ask}", calls,
+                     {"type": "date", "value": best[date.name]})
+    if rows[1][date.name] == best[date.name] or [
+            r[child.label] for r in rows].count(best[child.label]) > 1:
+        return None
     ask = pick(ctx, [
         f"Among the {many} of {who}{scope}, which one has the {word} {when}? Tell me its "
         f"{words(child.label)}.",
         f"Which {noun(child)} of {who}{scope} comes {'last' if latest else 'first'} by "
         f"{when}? I only need its {words(child.label)}."])
-    why = opener(ctx, "I'm planning the next steps.",
-                 f"I want to deal with these {many} in date order.")
-    calls = find_calls(ctx, parent, parent_id) + listing_calls(
-        ctx, child, _filters(ref, parent_id, state))
     return Draft("earliest_latest", f"{why} {ask}", calls,
                  {"type": "text", "value": best[child.label],
                   "domain": {"table": child.plural, "column": child.label}})
@@ -177,11 +183,6 @@ def extreme_date(ctx: ShapeContext) -> Draft | None:
 
 def _measure(child: Entity, number: Field | None) -> str:
     return f"COALESCE(SUM({number.name}), 0)" if number else "COUNT(*)"
-
-
-def _say_measure(ctx: ShapeContext, child: Entity, number: Field | None, state: str) -> str:
-    many = f"{noun(child, True)} {in_state(ctx, state)}"
-    return f"total {words(number.name)} over its {many}" if number else f"{many}"
 
 
 @shape("compare_parents")
