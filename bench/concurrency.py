@@ -25,6 +25,9 @@ import aiohttp  # noqa: E402
 from _common import cpu_seconds, hub_process, pct, step_action, table, write_result  # noqa: E402
 
 SWEEP = (1, 16, 64, 256, 1024)
+# Steps only, as the peer's workload: no episode reaches its step limit (which runs the task's
+# verifier), and a rollout worker holds the tool list after its first reset.
+MAX_STEPS = 10_000
 
 
 async def _ws_session(http: aiohttp.ClientSession, base: str, env_id: str, i: int, steps: int,
@@ -41,7 +44,8 @@ async def _ws_session(http: aiohttp.ClientSession, base: str, env_id: str, i: in
                     raise RuntimeError(reply["error"])
                 lat[op].append(time.perf_counter() - t)
 
-            await send("reset", {"op": "reset", "env_id": env_id, "seed": i})
+            await send("reset", {"op": "reset", "env_id": env_id, "seed": i,
+                                 "max_steps": MAX_STEPS, "include_tools": False})
             for _ in range(steps):
                 await send("step", {"op": "step", "action": action})
             await send("close", {"op": "close"})
@@ -65,7 +69,8 @@ async def _http_session(http: aiohttp.ClientSession, base: str, env_id: str, i: 
 
     try:
         sid = (await call("reset", "POST", "/v1/sessions",
-                          {"env_id": env_id, "seed": i}))["session_id"]
+                          {"env_id": env_id, "seed": i, "max_steps": MAX_STEPS,
+                           "include_tools": False}))["session_id"]
         for _ in range(steps):
             await call("step", "POST", f"/v1/sessions/{sid}/step", {"action": action})
         await call("close", "DELETE", f"/v1/sessions/{sid}")

@@ -119,8 +119,14 @@ class RemoteBackend:
         self.env_id = env_id
         self.session_id: str | None = None
         self.mcp_url: str | None = None
+        # The tool list and its hash from the last reset: later resets send the hash, and the
+        # hub leaves the list (tens of KB) out of its reply while it still matches.
+        self._tools: list[dict[str, Any]] | None = None
+        self._tools_hash: str | None = None
 
     def tools(self) -> list[dict[str, Any]]:
+        if self._tools is not None:
+            return self._tools
         try:
             return self.client.env(self.env_id)["tools"]
         except HubClientError as exc:
@@ -131,11 +137,16 @@ class RemoteBackend:
         self.end()
         try:
             reply = self.client.reset(self.env_id, task_id=task_id, seed=seed,
-                                      max_steps=max_steps)
+                                      max_steps=max_steps, tools_hash=self._tools_hash)
         except HubClientError as exc:
             raise _fault(exc) from exc
         self.session_id, self.mcp_url = reply["session_id"], reply.get("mcp_url")
-        return reply["observation"], reply["info"]
+        info = reply["info"]
+        if "tools" in info:
+            self._tools, self._tools_hash = info["tools"], info.get("tools_hash")
+        elif self._tools is not None:
+            info = {**info, "tools": self._tools}
+        return reply["observation"], info
 
     def step(self, action: Any) -> dict[str, Any]:
         if self.session_id is None:

@@ -13,9 +13,10 @@ turns into an observation that says what was wrong.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
+
+from ._json import BadJson, loads
 
 __all__ = ["ToolCall", "Submit", "MalformedAction", "Action", "parse_action", "SUBMIT"]
 
@@ -60,9 +61,9 @@ def _arguments(raw: Any) -> dict[str, Any]:
         return {}
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw) if raw.strip() else {}
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"arguments are not valid JSON: {exc.msg}") from None
+            raw = loads(raw) if raw.strip() else {}
+        except BadJson as exc:
+            raise ValueError(f"arguments: {exc}") from None
     if not isinstance(raw, dict):
         raise ValueError("arguments must be a JSON object")
     return raw
@@ -70,13 +71,18 @@ def _arguments(raw: Any) -> dict[str, Any]:
 
 def parse_action(action: Any) -> Action:
     """Turn whatever the agent produced into a :data:`Action`. Never raises."""
+    if isinstance(action, ToolCall | Submit | MalformedAction):
+        return action  # parsed already (the hub parses once to route the call)
     try:
         if isinstance(action, bytes | bytearray):
             action = action.decode("utf-8")
         if isinstance(action, str):
             if len(action) > MAX_ACTION_CHARS:
                 return MalformedAction(f"action is longer than {MAX_ACTION_CHARS} characters")
-            action = json.loads(action)
+            try:
+                action = loads(action)
+            except BadJson as exc:
+                return MalformedAction(f"malformed action: {exc}")
         if not isinstance(action, dict):
             return MalformedAction("an action must be a JSON object with a tool name")
         call = _unwrap_openai(action)

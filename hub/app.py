@@ -21,6 +21,7 @@ from agentworld.servers import Catalog, RuntimeFault, UnknownEnvironmentError, d
 from agentworld.servers.errors import SessionClosedError
 
 from .errors import HubError, SessionCapacityError, UnknownSessionError
+from .inline import InlineGuard
 from .mcp_routes import McpHosts
 from .metrics import HubMetrics
 from .middleware import GuardMiddleware
@@ -87,8 +88,9 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
                               idle_timeout=settings.idle_timeout,
                               id_prefix=settings.session_id_prefix)
     metrics = HubMetrics(lambda: len(sessions))
-    hub = Hub(catalog, sessions, metrics, anyio.CapacityLimiter(settings.worker_threads))
-    mcp = McpHosts(catalog, sessions, settings)
+    hub = Hub(catalog, sessions, metrics, anyio.CapacityLimiter(settings.worker_threads),
+              InlineGuard(budget_s=settings.inline_budget_s))
+    mcp = McpHosts(catalog, sessions, settings, hub)
 
     async def reaper() -> None:
         while True:
@@ -110,7 +112,11 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
                 sessions.close_all()
                 catalog.close()  # stops the sandbox workers of imported environments
 
-    app = FastAPI(title="agentworld hub", version="0.1.0", lifespan=lifespan)
+    # FastAPI's native OpenTelemetry bridge looks up the global providers (and os.environ) on
+    # every request: 14% of an HTTP step's CPU in bench/profile_step.py. The hub has its own
+    # Prometheus metrics.
+    app = FastAPI(title="agentworld hub", version="0.1.0", lifespan=lifespan,
+                  telemetry={"tracing": False, "metrics": False, "logs": False})
     app.state.hub, app.state.settings, app.state.mcp = hub, settings, mcp
     _install_error_handlers(app, metrics)
     app.include_router(build_router(hub))

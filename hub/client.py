@@ -36,8 +36,10 @@ def _error(status: int, body: bytes, retry_after: str | None) -> HubClientError:
 
 
 def _reset_body(env_id: str, task_id: str | None, seed: int | None,
-                max_steps: int | None) -> dict[str, Any]:
+                max_steps: int | None, tools_hash: str | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"env_id": env_id}
+    if tools_hash is not None:
+        body["tools_hash"] = tools_hash  # the hub leaves the tools out if they still match
     if task_id is not None:
         body["task_id"] = task_id
     if seed is not None:
@@ -87,9 +89,12 @@ class HubClient:
         return await self._request("GET", f"/v1/envs/{env_id}")
 
     async def reset(self, env_id: str, *, task_id: str | None = None, seed: int | None = None,
-                    max_steps: int | None = None) -> dict[str, Any]:
+                    max_steps: int | None = None, tools_hash: str | None = None
+                    ) -> dict[str, Any]:
+        """Start an episode. With ``tools_hash`` (from an earlier reset's info) the reply leaves
+        out the tool list unless it changed."""
         return await self._request("POST", "/v1/sessions",
-                                   _reset_body(env_id, task_id, seed, max_steps))
+                                   _reset_body(env_id, task_id, seed, max_steps, tools_hash))
 
     async def step(self, session_id: str, action: Any) -> dict[str, Any]:
         return await self._request("POST", f"/v1/sessions/{session_id}/step", {"action": action})
@@ -156,8 +161,10 @@ class SyncHubClient:
         return self._request("GET", f"/v1/envs/{env_id}")
 
     def reset(self, env_id: str, *, task_id: str | None = None, seed: int | None = None,
-              max_steps: int | None = None) -> dict[str, Any]:
-        return self._request("POST", "/v1/sessions", _reset_body(env_id, task_id, seed, max_steps))
+              max_steps: int | None = None, tools_hash: str | None = None) -> dict[str, Any]:
+        """As :meth:`HubClient.reset`."""
+        return self._request("POST", "/v1/sessions",
+                             _reset_body(env_id, task_id, seed, max_steps, tools_hash))
 
     def step(self, session_id: str, action: Any) -> dict[str, Any]:
         return self._request("POST", f"/v1/sessions/{session_id}/step", {"action": action})

@@ -7,8 +7,9 @@ so every way in gives the same observations and the same rewards.
 
 from __future__ import annotations
 
-import json
+import hashlib
 import threading
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,10 +17,13 @@ from agentworld.servers import Environment, Session, ToolResult
 from agentworld.servers.tasks import Step, Task, Verdict, VerifierInput
 from agentworld.servers.tool_views import task_tool_order
 
+from ._json import Fragment, dumps, dumps_str
 from .actions import MalformedAction, Submit, ToolCall, parse_action
 from .errors import EpisodeOverError, UnknownTaskError
+from .inline import Busy
 
-__all__ = ["Episode", "StepOutcome", "pick_task", "DEFAULT_MAX_STEPS"]
+__all__ = ["Episode", "StepOutcome", "ToolListing", "pick_task", "tool_listing",
+           "DEFAULT_MAX_STEPS"]
 
 DEFAULT_MAX_STEPS = 30
 
@@ -50,7 +54,31 @@ def pick_task(env: Environment, *, task_id: str | None, seed: int | None) -> Tas
 
 
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return dumps_str(value)
+
+
+@dataclass(frozen=True)
+class ToolListing:
+    """An environment's tool list, its digest, and its JSON encoded once for every reply."""
+
+    tools: list[dict[str, Any]]
+    hash: str
+    encoded: Fragment  # embedded as is in hub replies: the list is encoded once, not per reset
+
+
+_listings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def tool_listing(env: Environment) -> ToolListing:
+    """The environment's tools as reset reports them, computed once per loaded environment."""
+    listing = _listings.get(env)
+    if listing is None:
+        tools = env.tool_list()
+        canonical = dumps(tools)
+        listing = ToolListing(tools, hashlib.blake2b(canonical, digest_size=16).hexdigest(),
+                              Fragment(canonical))
+        _listings[env] = listing
+    return listing
 
 
 class Episode:
@@ -82,11 +110,15 @@ class Episode:
         return (f"You are working in {self.env.manifest.title}. Explore it with the tools, then "
                 "call submit when you are done.")
 
-    def reset_info(self) -> dict[str, Any]:
+    def reset_info(self, *, include_tools: bool = True) -> dict[str, Any]:
+        """What reset tells the orchestrator. ``tools_hash`` names the tool list, so a client
+        that holds it can ask the hub to leave ``tools`` out (``include_tools=False``)."""
+        tools = tool_listing(self.env)
         return {"episode_id": self.episode_id, "env_id": self.env.id,
                 "env_version": self.env.manifest.version,
                 "task_id": self.task.id if self.task else None, "prompt": self.prompt,
-                "tools": self.env.tool_list(), "max_steps": self.max_steps, "seed": self.seed,
+                **({"tools": tools.tools} if include_tools else {}),
+                "tools_hash": tools.hash, "max_steps": self.max_steps, "seed": self.seed,
                 # the order compact tool views take their subset from (servers/tool_views.py)
                 "relevant_tools": task_tool_order(self.env, self.task)}
 
@@ -95,40 +127,64 @@ class Episode:
         return self.prompt
 
     # -- the loop ----------------------------------------------------------------------------------
-    def step(self, action: Any) -> StepOutcome:
+    def step(self, action: Any, blocking: bool = True) -> StepOutcome:
+        """One step. ``action`` is anything :func:`parse_action` takes, or its result.
+
+        With ``blocking=False`` (the hub's inline path on the event loop) the step never waits and
+        never verifies: it raises :class:`Busy` when another thread holds the episode or its
+        session, and when the step would end the episode (the verifier may be slow).
+        Raises EpisodeOverError once the episode has ended.
+        """
         parsed = parse_action(action)
-        with self._lock:
+        if not blocking and isinstance(parsed, Submit):
+            raise Busy
+        if not self._lock.acquire(blocking):
+            raise Busy
+        try:
             if self.done:
                 raise EpisodeOverError(self.episode_id)
-            self.steps += 1
+            if not blocking and self.steps + 1 >= self.max_steps:
+                raise Busy
             if isinstance(parsed, Submit):
+                self.steps += 1
                 return self._finish(parsed.answer, terminated=True)
             if isinstance(parsed, MalformedAction):
                 error = {"code": "MALFORMED_ACTION", "message": parsed.reason}
                 observation = _json({"error": error})
+                self.steps += 1
                 info = {"step": self.steps, "malformed": True}
             else:
-                result = self._record(parsed)
+                result = self._record(parsed, blocking)
                 observation = _json(result.payload())
+                self.steps += 1
                 info = {"step": self.steps, "tool": result.tool, "ok": result.ok,
                         "error_code": result.code}
             if self.steps >= self.max_steps:
                 return self._finish(None, terminated=False, observation=observation, info=info)
             return StepOutcome(observation, 0.0, False, False, info)
+        finally:
+            self._lock.release()
 
-    def call(self, name: str, arguments: Any) -> ToolResult:
-        """A tool call from outside the step loop (the session's MCP endpoint); it is recorded."""
-        with self._lock:
+    def call(self, name: str, arguments: Any, blocking: bool = True) -> ToolResult:
+        """A tool call from outside the step loop (the session's MCP endpoint); it is recorded.
+        ``blocking`` as for :meth:`step`."""
+        if not self._lock.acquire(blocking):
+            raise Busy
+        try:
             if self.done:
                 raise EpisodeOverError(self.episode_id)
+            if not blocking and self.steps + 1 >= self.max_steps:
+                raise Busy
+            result = self._record(ToolCall(name, arguments), blocking)
             self.steps += 1
-            result = self._record(ToolCall(name, arguments))
             if self.steps >= self.max_steps:
                 self._finish(None, terminated=False)
             return result
+        finally:
+            self._lock.release()
 
-    def _record(self, call: ToolCall) -> ToolResult:
-        result = self.session.call(call.name, call.arguments)
+    def _record(self, call: ToolCall, blocking: bool = True) -> ToolResult:
+        result = self.session.call(call.name, call.arguments, blocking=blocking)
         # A non-object argument value was refused by the runtime; record it as empty.
         arguments = call.arguments if isinstance(call.arguments, dict) else {}
         self.trajectory.append(Step(call.name, arguments, result.ok, result.payload()))

@@ -17,6 +17,7 @@ owns one, and managers are started inside it on demand.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import anyio
@@ -29,11 +30,22 @@ from mcp.shared.exceptions import MCPError
 from starlette.types import Receive, Scope, Send
 
 from agentworld.servers import Catalog
-from agentworld.servers.mcp_server import build_mcp_server, mcp_tools, to_call_tool_result
+from agentworld.servers.mcp_server import (
+    build_mcp_server,
+    mcp_tools,
+    to_call_tool_result,
+    without_telemetry,
+)
 
+from ._json import BadJson, dumps, loads
 from .errors import EpisodeOverError, UnknownSessionError
+from .middleware import replay_body
+from .routes import Hub, tool_key
 from .sessions import SessionManager
 from .settings import HubSettings
+
+# Only bodies that could hold a non-finite number are parsed twice (here, then by the SDK).
+_NON_FINITE_HINT = re.compile(rb"NaN|Infinity|\d[eE][+]?\d{3}")
 
 __all__ = ["McpHosts"]
 
@@ -48,6 +60,38 @@ def _security(settings: HubSettings) -> TransportSecuritySettings | None:
         allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
 
 
+async def _strict_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
+    """The SDK parses JSON-RPC bodies leniently (NaN and Infinity pass as floats). A POST body
+    is read here first and parsed strictly; a refused one gets a JSON-RPC parse error and None
+    comes back. Otherwise a ``receive`` that replays the body for the SDK."""
+    if scope["method"] != "POST":
+        return receive
+    chunks = []
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return receive  # the client left; the SDK sees the disconnect
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    body = b"".join(chunks)
+    if _NON_FINITE_HINT.search(body):
+        try:
+            loads(body)
+        except BadJson as exc:
+            await _json_rpc_parse_error(send, str(exc))
+            return None
+    return replay_body(body, receive)
+
+
+async def _json_rpc_parse_error(send: Send, message: str) -> None:
+    body = dumps({"jsonrpc": "2.0", "id": None,
+                  "error": {"code": types.PARSE_ERROR, "message": f"Parse error: {message}"}})
+    await send({"type": "http.response.start", "status": 400,
+                "headers": [(b"content-type", b"application/json")]})
+    await send({"type": "http.response.body", "body": body})
+
+
 async def _json_error(send: Send, status: int, code: str, message: str) -> None:
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     await send({"type": "http.response.start", "status": status,
@@ -56,8 +100,12 @@ async def _json_error(send: Send, status: int, code: str, message: str) -> None:
 
 
 class McpHosts:
-    def __init__(self, catalog: Catalog, sessions: SessionManager, settings: HubSettings) -> None:
-        self.catalog, self.sessions, self.settings = catalog, sessions, settings
+    """The MCP endpoints of one hub. Tool calls go through ``hub`` like REST and WebSocket
+    steps: proven-cheap calls run on the event loop, the rest in worker threads."""
+
+    def __init__(self, catalog: Catalog, sessions: SessionManager, settings: HubSettings,
+                 hub: Hub) -> None:
+        self.catalog, self.sessions, self.settings, self.hub = catalog, sessions, settings, hub
         self._task_group: TaskGroup | None = None
         self._env_managers: dict[str, StreamableHTTPSessionManager] = {}
         self._session_manager: StreamableHTTPSessionManager | None = None
@@ -66,7 +114,7 @@ class McpHosts:
     async def start(self, task_group: TaskGroup) -> None:
         self._task_group = task_group
         self._session_manager = StreamableHTTPSessionManager(
-            app=self._episode_server(), stateless=True, json_response=True,
+            app=without_telemetry(self._episode_server()), stateless=True, json_response=True,
             security_settings=_security(self.settings))
         await task_group.start(self._run, self._session_manager)
 
@@ -90,9 +138,11 @@ class McpHosts:
             manager = self._env_managers.get(env_id)
             if manager is None:
                 env = await anyio.to_thread.run_sync(lambda: self.catalog.load(env_id).warm())
+                # Plain JSON replies, not an SSE stream per request: tools send no progress
+                # notifications, and a stream costs a task group and a response per call.
                 manager = StreamableHTTPSessionManager(
-                    app=build_mcp_server(env, offload=True),
-                    security_settings=_security(self.settings),
+                    app=build_mcp_server(env, run_call=self._run_call, telemetry=False),
+                    json_response=True, security_settings=_security(self.settings),
                     session_idle_timeout=self.settings.idle_timeout,
                     max_sessions=self.settings.max_sessions,
                     max_request_body_size=self.settings.max_request_bytes)
@@ -100,13 +150,21 @@ class McpHosts:
                 self._env_managers[env_id] = manager
         return manager
 
+    async def _run_call(self, env, name: str, call):
+        return await self.hub.guarded(tool_key(env, name), call)
+
     async def env_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
         env_id = scope["path_params"]["env_id"]
-        if env_id not in self.catalog:
-            await _json_error(send, 404, "UNKNOWN_ENVIRONMENT", f"unknown environment {env_id!r}")
-            return
-        manager = await self._env_manager(env_id)
-        await manager.handle_request(scope, receive, send)
+        manager = self._env_managers.get(env_id)
+        if manager is None:
+            if env_id not in self.catalog:
+                await _json_error(send, 404, "UNKNOWN_ENVIRONMENT",
+                                  f"unknown environment {env_id!r}")
+                return
+            manager = await self._env_manager(env_id)
+        receive = await _strict_body(scope, receive, send)
+        if receive is not None:
+            await manager.handle_request(scope, receive, send)
 
     # -- /sessions/{token}/mcp ---------------------------------------------------------------------
     async def session_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -115,7 +173,9 @@ class McpHosts:
         except UnknownSessionError as exc:
             await _json_error(send, 404, exc.code, str(exc))
             return
-        await self._session_manager.handle_request(scope, receive, send)
+        receive = await _strict_body(scope, receive, send)
+        if receive is not None:
+            await self._session_manager.handle_request(scope, receive, send)
 
     def _hub_session(self, ctx: Any):
         try:
@@ -129,9 +189,10 @@ class McpHosts:
 
         async def call_tool(ctx: Any, params: types.CallToolRequestParams):
             episode = self._hub_session(ctx).episode
+            key = tool_key(episode.env, params.name)
             try:
-                result = await anyio.to_thread.run_sync(episode.call, params.name,
-                                                        params.arguments or {})
+                result = await self.hub.guarded(key, episode.call, params.name,
+                                                params.arguments or {})
             except EpisodeOverError as exc:
                 raise MCPError(code=types.INVALID_REQUEST, message=str(exc)) from exc
             return to_call_tool_result(result)

@@ -5,6 +5,8 @@ Each app gets its own registry, so several hubs in one process (tests) never sha
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 __all__ = ["HubMetrics"]
@@ -29,8 +31,19 @@ class HubMetrics:
             "agentworld_reset_latency_seconds", "Time to reset an episode, in the hub.",
             buckets=(0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1.0),
             registry=self.registry)
+        self._step_children: dict[tuple[str, bool], Any] = {}
         live = Gauge("agentworld_live_sessions", "Sessions alive now.", registry=self.registry)
         live.set_function(live_sessions)
+
+    def count_step(self, env_id: str, ok: bool) -> None:
+        """Count one step. The labelled child is looked up once per (env, outcome): the
+        lookup takes a lock and builds a tuple, a measurable share of a cheap step."""
+        key = (env_id, ok)
+        child = self._step_children.get(key)
+        if child is None:
+            child = self._step_children[key] = self.steps.labels(
+                env_id, "ok" if ok else "tool_error")
+        child.inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -8,10 +8,12 @@ from urllib.parse import parse_qs
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["GuardMiddleware"]
+__all__ = ["GuardMiddleware", "replay_body"]
 
 # Reachable without the hub token: liveness, and per-session MCP endpoints (their own secret).
 _OPEN_PREFIXES = ("/healthz", "/sessions/")
+# uvicorn's httptools parser puts no bound on header size; h11 stops at 16 KiB.
+MAX_HEADER_BYTES = 64 * 1024
 
 
 async def _reject(send: Send, status: int, code: str, message: str,
@@ -20,6 +22,20 @@ async def _reject(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), *(headers or [])]})
     await send({"type": "http.response.body", "body": body})
+
+
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands over ``body`` (already read) once, then the real messages."""
+    replayed = False
+
+    async def replay() -> Message:
+        nonlocal replayed
+        if not replayed:
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
 
 
 class GuardMiddleware:
@@ -42,6 +58,14 @@ class GuardMiddleware:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
+        raw_headers = scope.get("headers") or []
+        if sum(len(k) + len(v) for k, v in raw_headers) > MAX_HEADER_BYTES:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1009})
+                return
+            await _reject(send, 431, "HEADERS_TOO_LARGE",
+                          f"request headers exceed {MAX_HEADER_BYTES} bytes")
+            return
         if not self._authorized(scope):
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
@@ -52,7 +76,7 @@ class GuardMiddleware:
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
+        headers = dict(raw_headers)
         length = headers.get(b"content-length")
         if length is not None:
             if not length.isdigit() or int(length) > self.max_bytes:
@@ -82,13 +106,4 @@ class GuardMiddleware:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 break
-        body, replayed = b"".join(chunks), False
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay_body(b"".join(chunks), receive), send)

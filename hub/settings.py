@@ -21,6 +21,9 @@ class HubSettings:
     max_request_bytes: int = 1_000_000
     # Threads that run tool calls and database clones off the event loop.
     worker_threads: int = 32
+    # A call kind (a tool, a reset) that has always finished within this many seconds runs on the
+    # event loop, skipping the thread hop; 0 sends every call to a thread (hub/inline.py).
+    inline_budget_s: float = 0.0005
     retry_after_seconds: int = 1
     # Prepended to every session id and MCP token this hub mints: on a Ray cluster it names the
     # replica and its incarnation, so the entry router can route (and tell a lost session).

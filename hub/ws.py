@@ -13,7 +13,6 @@ The connection's episode ends when the socket closes.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -21,6 +20,7 @@ from pydantic import ValidationError
 
 from agentworld.servers import RuntimeFault
 
+from ._json import BadJson, dumps_str, loads
 from .errors import HubError
 from .routes import Hub, ResetRequest
 
@@ -48,7 +48,7 @@ class _Connection:
         op = message.get("op")
         if op == "reset":
             # Start the new episode before ending the old one: a failed reset loses nothing.
-            body = ResetRequest(**{k: v for k, v in message.items() if k != "op"})
+            body = ResetRequest.model_validate({k: v for k, v in message.items() if k != "op"})
             reply = await self.hub.reset(body)
             await self.end()
             self.session_id = reply["session_id"]
@@ -70,9 +70,9 @@ async def _reply_to(conn: _Connection, raw: str, max_bytes: int) -> dict[str, An
     if len(raw) > max_bytes:
         return _error("REQUEST_TOO_LARGE", f"message exceeds {max_bytes} bytes")
     try:
-        message = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        return _error("BAD_JSON", f"message is not valid JSON: {exc.msg}")
+        message = loads(raw)
+    except BadJson as exc:
+        return _error("BAD_JSON", f"message is {exc}")
     if not isinstance(message, dict):
         return _error("BAD_MESSAGE", "a message must be a JSON object with an op")
     try:
@@ -97,7 +97,7 @@ async def websocket_loop(websocket: WebSocket, hub: Hub, max_bytes: int) -> None
             if raw is None:
                 data = frame.get("bytes") or b""
                 raw = data.decode("utf-8", "replace")
-            await websocket.send_text(json.dumps(await _reply_to(conn, raw, max_bytes)))
+            await websocket.send_text(dumps_str(await _reply_to(conn, raw, max_bytes)))
     except WebSocketDisconnect:
         pass
     finally:

@@ -12,7 +12,9 @@ the SDK's client does for other stateful servers.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -22,9 +24,10 @@ from mcp.shared.exceptions import MCPError
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
 from .environment import Environment
-from .runtime import Session, ToolResult
+from .runtime import Session, ToolResult, WouldBlock
 
-__all__ = ["build_mcp_server", "mcp_tools", "to_call_tool_result", "SESSION_STATE_KEY"]
+__all__ = ["build_mcp_server", "mcp_tools", "to_call_tool_result", "without_telemetry",
+           "RunCall", "SESSION_STATE_KEY"]
 
 SESSION_STATE_KEY = "agentworld.session"
 
@@ -59,21 +62,48 @@ def _connection(ctx: Any):
     return ctx.session._connection
 
 
+def without_telemetry(server: Server) -> Server:
+    """Drop the SDK's default OpenTelemetry middleware from ``server``.
+
+    It opens a span around every message even with no tracer configured: the largest single
+    cost of a hub MCP call in bench/profile_step.py. A host with its own metrics (the hub) has
+    no use for it; a standalone server keeps the SDK's default.
+    """
+    try:
+        from mcp.server._otel import OpenTelemetryMiddleware
+    except ImportError:  # a later SDK moved it: nothing to drop that we know of
+        return server
+    server.middleware = [m for m in server.middleware
+                         if not isinstance(m, OpenTelemetryMiddleware)]
+    return server
+
+
+# A host's choice of where a call runs: ``await run_call(env, tool_name, call)`` where
+# ``call()`` runs it (blocking) and ``call(False)`` runs it only if that needs no lock wait and
+# no database clone, else raises WouldBlock.
+RunCall = Callable[[Environment, str, Callable[..., ToolResult]], Awaitable[ToolResult]]
+
+
 def build_mcp_server(env: Environment, *, seed: int = 0, offload: bool = False,
-                     one_client: bool = False) -> Server:
+                     one_client: bool = False, run_call: RunCall | None = None,
+                     telemetry: bool = True) -> Server:
     """An MCP server whose every connection runs on its own copy of ``env``'s database.
 
     ``one_client`` is for stdio, where the process serves exactly one client: its one session
     lives as long as the process, whichever protocol era the client speaks. ``offload`` runs
     session creation and tool calls in worker threads, for a process that serves many
-    connections (the hub); a single-client server runs them inline.
+    connections; a single-client server runs them inline. ``run_call`` lets the host decide
+    per call instead (the hub runs proven-cheap calls inline, hub/inline.py). ``telemetry``
+    keeps the SDK's OpenTelemetry middleware.
     """
     tools = mcp_tools(env)
     process_session: list[Session] = []
 
-    def session_for(ctx: Any) -> Session:
+    def session_for(ctx: Any, create: bool = True) -> Session | None:
         if one_client:
             if not process_session:
+                if not create:
+                    return None
                 process_session.append(Session(env, seed=seed))
             return process_session[0]
         conn = _connection(ctx)
@@ -84,6 +114,8 @@ def build_mcp_server(env: Environment, *, seed: int = 0, offload: bool = False,
                 raise MCPError(code=types.INVALID_REQUEST, message=(
                     "agentworld environments are stateful; connect with the session handshake "
                     f"(protocol {HANDSHAKE_PROTOCOL_VERSIONS[-1]})"))
+            if not create:
+                return None
             session = Session(env, seed=seed)
             conn.state[SESSION_STATE_KEY] = session
             conn.exit_stack.callback(session.close)
@@ -92,11 +124,16 @@ def build_mcp_server(env: Environment, *, seed: int = 0, offload: bool = False,
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None):
         return types.ListToolsResult(tools=tools)
 
-    def call(ctx: Any, params: types.CallToolRequestParams) -> ToolResult:
-        return session_for(ctx).call(params.name, params.arguments)
+    def call(ctx: Any, params: types.CallToolRequestParams, blocking: bool = True) -> ToolResult:
+        session = session_for(ctx, create=blocking)
+        if session is None:
+            raise WouldBlock  # the first call clones the database: not on the event loop
+        return session.call(params.name, params.arguments, blocking=blocking)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams):
-        if offload:
+        if run_call is not None:
+            result = await run_call(env, params.name, functools.partial(call, ctx, params))
+        elif offload:
             result = await anyio.to_thread.run_sync(call, ctx, params)
         else:
             result = call(ctx, params)
@@ -108,7 +145,7 @@ def build_mcp_server(env: Environment, *, seed: int = 0, offload: bool = False,
         on_list_tools=list_tools, on_call_tool=call_tool)
     if not one_client:
         _advertise_sessions_only(server)
-    return server
+    return server if telemetry else without_telemetry(server)
 
 
 def _advertise_sessions_only(server: Server) -> None:
