@@ -12,7 +12,7 @@ from agentworld.servers.world.spec import Entity, Field, Transition
 
 from ._base import Draft, Shape, ShapeContext, words
 
-__all__ = ["shape", "act", "and_list", "capital", "noun", "the", "in_state", "say_value",
+__all__ = ["shape", "act", "its", "and_list", "capital", "noun", "the", "in_state", "say_value",
            "money_text", "major",
            "find_calls", "field_words", "listing_calls", "count_where", "leaks", "replays",
            "opener", "numbers", "updatable", "options_of", "single_moves", "pick", "REGULAR",
@@ -87,6 +87,11 @@ def act(t: Transition, obj: str) -> str:
     if head in ("report", "declare") and parts[1] in t.target:
         return f"{head} {obj} {rest}"
     return f"{head} {rest} for {obj}"
+
+
+def its(entity: Entity) -> str:
+    """The possessive for a row of ``entity``: "their" for people, else "its"."""
+    return "their" if entity.field(entity.label).kind == "name" else "its"
 
 
 def and_list(items: list[str]) -> str:

@@ -16,6 +16,7 @@ from ._common import (
     field_words,
     find_calls,
     in_state,
+    its,
     listing_calls,
     money_text,
     noun,
@@ -242,10 +243,10 @@ def find_then_act(ctx: ShapeContext) -> Draft | None:
     else:
         which = f"the {'largest' if top else 'smallest'} {field_words(f)}"
     who = the_row(ctx, parent, parent_id)
-    obj = f"its {words(state)} {noun(child)} with {which}"
+    obj = f"{its(parent)} {words(state)} {noun(child)} with {which}"
     ask = pick(ctx, [f"Find {who} and {act(t, obj)}.",
-                     f"For {who}, please {act(t, obj)}. Leave its other {noun(child, True)} "
-                     "alone."])
+                     f"For {who}, please {act(t, obj)}. Leave {its(parent)} other "
+                     f"{noun(child, True)} alone."])
     why = opener(ctx, "I just got off the phone about this.",
                  "This came up in today's stand-up.")
     calls = find_calls(ctx, parent, parent_id) + listing_calls(

@@ -13,6 +13,7 @@ from ._common import (
     field_words,
     find_calls,
     in_state,
+    its,
     listing_calls,
     major,
     noun,
@@ -175,9 +176,9 @@ def close_out(ctx: ShapeContext) -> Draft | None:
     answer, report = _report(ctx, child, first, m1)
     names = [the_row(ctx, parent, p) for p in chosen]
     listed = and_list(names)
-    many = noun(child, True)
-    ask = (f"Please wrap up {listed}. For each, first {act(m1, f'its {words(s1)} {many}')} and "
-           f"{act(m2, f'its {words(s2)} {many}')}; once that's done, "
+    many, mine = noun(child, True), its(parent)
+    ask = (f"Please wrap up {listed}. For each, first {act(m1, f'{mine} {words(s1)} {many}')} and "
+           f"{act(m2, f'{mine} {words(s2)} {many}')}; once that's done, "
            f"{act(pmove, f'the {noun(parent)} itself')}. {report}")
     why = opener(ctx, "We're closing the books on these before the quarter ends.",
                  "Management asked for these to be wrapped up this week.")

@@ -13,6 +13,7 @@ from ._common import (
     field_words,
     find_calls,
     in_state,
+    its,
     listing_calls,
     major,
     noun,
@@ -233,11 +234,12 @@ def _leader(ctx: ShapeContext, child: Entity, ref: Field, parent: Entity,
     if not ctx.unique_label(parent, best):
         return None
     if number:
-        what = (f"the largest total {words(number.name)} across its {noun(child, True)} "
+        what = (f"the largest total {words(number.name)} across {its(parent)} {noun(child, True)} "
                 f"{in_state(ctx, state)}")
     else:
         what = f"the most {noun(child, True)} {in_state(ctx, state)}"
-    ask = pick(ctx, [f"Which {noun(parent)} has {what}? Give me its {words(parent.label)}.",
+    ask = pick(ctx, [f"Which {noun(parent)} has {what}? Give me {its(parent)} "
+                     f"{words(parent.label)}.",
                      f"Tell me the {words(parent.label)} of the {noun(parent)} with {what}."])
     why = opener(ctx, "I'm preparing a ranking for the weekly report.",
                  f"I want to know where the load is heaviest across our {noun(parent, True)}.")
