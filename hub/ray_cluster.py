@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -103,6 +104,9 @@ class RouterServer:
 
     def url(self) -> str:
         return self._url
+
+    def pid(self) -> int:
+        return os.getpid()
 
     def stop(self, timeout: float = 10.0) -> None:
         self._server.should_exit = True

@@ -211,17 +211,20 @@ class HubRouter:
 
     async def _to_any(self, scope, body: bytes, send, *, retry_full: bool = False,
                       headers=None, mcp_prefix: bool = False) -> None:
-        # Nothing is held yet, so a failed replica (or, for a reset, a full one) is skipped.
-        for slot in self.table.rotation():
+        # Nothing is held yet, so a failed replica (or, for a reset, a full one) is skipped;
+        # when every replica is full, the last one's 503 (with Retry-After) goes to the client.
+        slots = self.table.rotation()
+        for slot in slots:
             try:
                 done = await self._forward(slot, scope, body, send, headers,
-                                           pass_503=not retry_full, mcp_prefix=mcp_prefix)
+                                           pass_503=not retry_full or slot is slots[-1],
+                                           mcp_prefix=mcp_prefix)
             except _Lost:
                 await self.table.refresh(slot)
                 continue
             if done:
                 return
-        raise ReplicaUnavailableError("every replica is down or at capacity")
+        raise ReplicaUnavailableError("every replica is down")
 
     async def _mcp_env(self, scope, receive, send) -> None:
         headers = list(scope.get("headers") or [])

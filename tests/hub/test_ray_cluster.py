@@ -247,17 +247,29 @@ def test_unknown_and_forged_session_ids_are_404(hub):
 def test_cli_hub_on_ray_serves_the_catalog_and_stops_cleanly(cluster):
     cli = [sys.executable, "-c", "from agentworld.cli import main; raise SystemExit(main())"]
     with subprocess.Popen([*cli, "hub", "--ray", cluster.address, "--replicas", "2",
-                           "--replica-cpus", "0.5", "--port", "0"],
+                           "--replica-cpus", "0.5", "--port", "0", "--max-sessions", "1",
+                           "--token", "s3cret"],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as proc:
         try:
             line = proc.stdout.readline()
             assert "entry URL" in line, line
             url = line.split("entry URL ")[1].split()[0]
-            client = SyncHubClient(url)
+            anonymous = SyncHubClient(url)
+            with pytest.raises(HubClientError) as refused:
+                anonymous.list_envs(limit=1)
+            anonymous.close()
+            assert refused.value.status == 401
+            client = SyncHubClient(url, token="s3cret")
             assert client.list_envs(limit=1)["total"] > 1000  # the whole configured catalog
-            sid = client.reset("notion")["session_id"]
-            assert parse_replica_id(sid) is not None
-            client.end(sid)
+            # One session per replica: the third reset finds both full and gets their 503.
+            sids = [client.reset("notion")["session_id"] for _ in range(2)]
+            assert {_replica(sid) for sid in sids} == {0, 1}
+            with pytest.raises(HubClientError) as full:
+                client.reset("notion")
+            assert full.value.status == 503 and full.value.code == "AT_CAPACITY"
+            assert full.value.retry_after is not None
+            for sid in sids:
+                client.end(sid)
             client.close()
         finally:
             proc.send_signal(signal.SIGINT)
@@ -346,6 +358,30 @@ def test_killing_a_replica_loses_only_its_sessions(hub):
     assert _metric(text, "agentworld_sessions_lost_total") == len(lost) + 1  # + the WebSocket
     assert _metric(text, "agentworld_replica_restarts_total") == 1
     assert _metric(text, "agentworld_errors_total", code="SESSION_LOST") == len(lost) + 1
+    client.close()
+
+
+def test_a_restarted_router_still_routes_every_session(hub):
+    """Runs after the replica-killing test: the router's state is only in the ids, so a router
+    Ray restarts (here on a new free port, found by name) serves the sessions opened before."""
+    client = SyncHubClient(hub.url)
+    sids = [client.reset("tiny", seed=i)["session_id"] for i in range(4)]
+    client.close()
+    os.kill(ray.get(hub.router.pid.remote()), signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            url = find_hub_url("test-hub", timeout=5)
+            if url != hub.url:
+                break
+        except (ray.exceptions.ActorUnavailableError, ray.exceptions.GetTimeoutError):
+            pass
+        assert time.monotonic() < deadline, "Ray did not restart the router"
+        time.sleep(0.2)
+    client = SyncHubClient(url)
+    for sid in sids:
+        assert client.step(sid, {"name": "list_items", "arguments": {"list_id": "lst_home"}})
+        client.end(sid)
     client.close()
 
 
