@@ -273,7 +273,11 @@ def test_cli_hub_on_ray_serves_the_catalog_and_stops_cleanly(cluster):
             client.close()
         finally:
             proc.send_signal(signal.SIGINT)
-            rc = proc.wait(timeout=60)
+            try:
+                rc = proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()  # never leave it (and its actors) behind
+                raise
     assert rc == 0
     # Its actors went with it: the name is free again.
     deadline = time.monotonic() + 30
