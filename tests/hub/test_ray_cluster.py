@@ -31,6 +31,10 @@ from agentworld.hub.ray_cluster import RayHub, RayHubConfig, find_hub_url  # noq
 from agentworld.hub.ray_replica import parse_replica_id  # noqa: E402
 from agentworld.hub.settings import HubSettings  # noqa: E402
 from agentworld.servers import Catalog  # noqa: E402
+from agentworld.servers.catalog import configured_catalog  # noqa: E402
+from agentworld.trainer.evaluate import evaluate_sync  # noqa: E402
+from agentworld.trainer.policies import OraclePolicy  # noqa: E402
+from agentworld.trainer.tasks import collect_tasks  # noqa: E402
 from tests.fixtures.tiny_env import DEFINITION  # noqa: E402
 from tests.hub.test_live import _actions, _in_process  # noqa: E402
 
@@ -271,6 +275,11 @@ def test_cli_hub_on_ray_serves_the_catalog_and_stops_cleanly(cluster):
             for sid in sids:
                 client.end(sid)
             client.close()
+            # The trainer's rollout code takes the entry URL as it is: the oracle solves every
+            # task, two at a time (one session per replica).
+            tasks = collect_tasks(configured_catalog(), ["notion"], limit_per_env=4)
+            report = evaluate_sync(OraclePolicy(), tasks, url, token="s3cret", concurrency=2)
+            assert report.overall()["success"] == 1.0, report.to_dict()["episodes"]
         finally:
             proc.send_signal(signal.SIGINT)
             try:
