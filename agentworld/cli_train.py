@@ -156,13 +156,22 @@ def _train_openrlhf(args: argparse.Namespace) -> int:
                          attn_implementation=args.attn_implementation,
                          dynamic_filtering=not args.no_dynamic_filtering)
     cmd = build_command(cfg, rows=len([t for t in tasks if t.split == "train"]) or len(tasks))
+    if args.hub_replicas:
+        # The hub's replicas go on the Ray cluster OpenRLHF runs on (docs/cluster.md).
+        from agentworld.trainer.ray_hub import with_ray_hub
+
+        try:
+            cmd = with_ray_hub(cmd, replicas=args.hub_replicas)
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     hub_url = args.hub_url or "http://127.0.0.1:8000"
     print(json.dumps({"dataset": str(dataset), "rows": counts}), file=sys.stderr)
     print(f"AGENTWORLD_HUB_URL={shlex.quote(hub_url)} "
           f"AGENTWORLD_TOOL_VIEW={shlex.quote(args.tool_view)} {shlex.join(cmd)}")
     if not args.launch:
         return 0
-    if not args.hub_url:
+    if not args.hub_url and not args.hub_replicas:
         print("error: --launch needs --hub-url (a hub the Ray workers can reach)",
               file=sys.stderr)
         return 2
@@ -223,6 +232,9 @@ def add_train_commands(sub) -> None:
     p.add_argument("--vllm-engines", type=int, default=1, help="OpenRLHF: vLLM engines")
     p.add_argument("--dataset-dir", help="OpenRLHF: where to write the dataset")
     p.add_argument("--launch", action="store_true", help="OpenRLHF: run the printed command")
+    p.add_argument("--hub-replicas", type=int, default=0,
+                   help="OpenRLHF: start this many hub replicas on the trainer's Ray cluster "
+                        "(instead of --hub-url; docs/cluster.md)")
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("sft", help="SFT warm start on the tasks' reference solutions")

@@ -40,3 +40,19 @@ def test_the_launcher_refuses_a_bad_count_before_starting_ray(capsys):
     assert main(["--replicas", "0", "--", "--rollout.n_samples_per_prompt", "8"]) == 2
     assert "replicas must be at least 1" in capsys.readouterr().err
     assert not ray.is_initialized()
+
+
+def test_agentworld_train_places_the_hub_with_hub_replicas(tmp_path, capsys):
+    import shlex
+
+    from agentworld.cli import main
+
+    assert main(["train", "--backend", "openrlhf", "--envs", "tests.fixtures.tiny_env:DEFINITION",
+                 "--model", "/models/x", "--output", str(tmp_path), "--hub-replicas", "3"]) == 0
+    words = shlex.split(capsys.readouterr().out.strip().splitlines()[-1])
+    at = words.index("agentworld.trainer.ray_hub")
+    assert words[at + 1:at + 3] == ["--replicas", "3"]
+    assert "--actor.model_name_or_path" in words[at:]
+    assert main(["train", "--backend", "openrlhf", "--envs", "tests.fixtures.tiny_env:DEFINITION",
+                 "--model", "/models/x", "--output", str(tmp_path), "--hub-replicas", "-1"]) == 2
+    assert "replicas must be at least 1" in capsys.readouterr().err
