@@ -61,7 +61,20 @@ _HOLD_BACK = ("reject", "decline", "deny", "refuse", "cancel", "withdraw", "void
 
 
 # Parent numbers that read as a limit on a child's number ("approval limit", "max amount").
-_LIMITS = ("limit", "max", "cap", "threshold", "budget", "ceiling", "allowance")
+_LIMITS = ("limit", "max", "cap", "threshold", "budget", "ceiling", "allowance", "capacity")
+
+
+def _stems(name: str) -> set[str]:
+    return {w.removesuffix("s") for w in name.split("_")}
+
+
+def _bounds(limit: Field, f: Field) -> bool:
+    """Whether a parent's number reads as a limit on a child's number: an approval limit on an
+    amount, a page limit on pages, a seated capacity on a guest count."""
+    if not any(w in limit.name for w in _LIMITS):
+        return False
+    return (f.kind == "money" or bool(_stems(f.name) & _stems(limit.name))
+            or ("capacity" in limit.name and f.name.endswith("count")))
 
 
 def _holds_back(t: Transition) -> bool:
@@ -105,7 +118,7 @@ def conditional_update(ctx: ShapeContext) -> Draft | None:
     if row is None:
         return None
     limits = [(r, g) for r in ctx.refs(entity) for g in numbers(ctx.entity(r.ref), (f.kind,))
-              if row[r.name] is not None and any(w in g.name for w in _LIMITS)]
+              if row[r.name] is not None and _bounds(g, f)]
     calls = find_calls(ctx, entity, row["id"])
     if limits and ctx.rng.random() < 0.6:
         ref, g = pick(ctx, limits)
