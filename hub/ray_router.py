@@ -165,12 +165,12 @@ class HubRouter:
         if slot is None:
             raise UnknownSessionError(ident)
         if not slot.up:
-            await self.table.refresh(slot)
+            await self.table.refresh(slot)  # a restart in progress shows up as a new epoch
         epoch = parsed[1]
         if slot.info is not None and slot.info.epoch == epoch:
-            if slot.up:
-                return slot
-            raise self.lost(ident, slot)
+            # Even a slot marked down gets the request: a slow answer to the poll is not a
+            # death, and a dead process fails the forward, which after_failure then settles.
+            return slot
         if epoch in slot.past_epochs:
             raise self.lost(ident, slot)
         raise UnknownSessionError(ident)
