@@ -7,7 +7,7 @@ tools, 2+ entity types). Every shape returns ``None`` where the environment lack
 
 from __future__ import annotations
 
-from . import decisions, edits, long, questions, records  # noqa: F401  (register shapes)
+from . import decisions, edits, long, notes, questions, records  # noqa: F401  (register shapes)
 from ._base import PAGE, Draft, Shape, ShapeContext, words
 from ._common import LONG, REGULAR
 

@@ -29,7 +29,7 @@ from ._common import (
 from ._common import the as the_row
 from .questions import children, ref_pairs
 
-__all__ = ["nice_between", "say_number", "forks", "a_an"]
+__all__ = ["nice_between", "say_number", "forks", "a_an", "condition", "decision"]
 
 
 def nice_between(low: float, high: float) -> int | None:
@@ -50,14 +50,18 @@ def a_an(phrase: str) -> str:
 
 
 def say_number(ctx: ShapeContext, f: Field, value: int) -> str:
-    return money_text(ctx, value) if f.kind == "money" else f"{value:,}"
+    if f.kind == "money":
+        return money_text(ctx, value)
+    return str(value) if "year" in f.name else f"{value:,}"
 
 
 # Moves that hold a record back (refuse, cancel, escalate); their counterparts let it through.
 _HOLD_BACK = ("reject", "decline", "deny", "refuse", "cancel", "withdraw", "void", "dismiss",
               "disqualify", "fail", "suspend", "block", "hold", "defer", "refer", "escalate",
               "flag", "expire", "retire", "remove", "hide", "ban", "revoke", "lapse", "drop",
-              "skip", "request", "send_back", "return", "pause", "delay", "postpone")
+              "skip", "request", "send_back", "return", "pause", "delay", "postpone",
+              "put_on_hold", "place_on_hold", "place_credit_hold", "freeze", "quarantine",
+              "halt", "stop", "ground", "lock")
 
 
 # Parent numbers that read as a limit on a child's number ("approval limit", "max amount").
@@ -90,13 +94,15 @@ def forks(entity: Entity) -> list[tuple[str, Transition, Transition]]:
             for s in a.sources if s in b.sources]
 
 
-def _threshold(ctx: ShapeContext, f: Field, value: int, others: list[int]) -> int | None:
-    """A round threshold on one side of ``value``, with no other seeded value on it."""
+def _threshold(ctx: ShapeContext, f: Field, value: int, others: list[int],
+               over: float = 0.5) -> int | None:
+    """A round threshold with no seeded value on it: below ``value`` (the row is over it) with
+    probability ``over``, else above."""
     unit = 100 if f.kind == "money" else 1
     near = sorted({v for v in others if v != value})
     below = [v for v in near if v < value]
     above = [v for v in near if v > value]
-    if ctx.rng.random() < 0.5 and below:
+    if ctx.rng.random() < over and below:
         cut = nice_between(below[-1] / unit, value / unit)
     elif above:
         cut = nice_between(value / unit, above[0] / unit)
@@ -105,21 +111,13 @@ def _threshold(ctx: ShapeContext, f: Field, value: int, others: list[int]) -> in
     return None if cut is None else int(cut * unit)
 
 
-@shape("conditional_update")
-def conditional_update(ctx: ShapeContext) -> Draft | None:
-    """If a record's number is over a limit (stated, or its parent's), one move, else another."""
-    options = [(e, s, a, b, f) for e in ctx.entities for s, a, b in forks(e)
-               for f in numbers(e)]
-    entity, state, a, b, f = pick(ctx, options) or (None,) * 5
-    if entity is None:
-        return None
-    row = pick(ctx, ctx.rows(f"SELECT * FROM {entity.plural} WHERE status = ? ORDER BY id",
-                             state))
-    if row is None:
-        return None
+def condition(ctx: ShapeContext, entity: Entity, row: dict[str, Any], f: Field,
+              over: float = 0.5) -> tuple[bool, str, list[list[Any]]] | None:
+    """A limit on ``row``'s number ``f``: its parent's (when one reads as a limit on it) or a
+    stated round one. Returns (whether the row is over it, how the prompt says it, the calls
+    that read it beyond finding the row)."""
     limits = [(r, g) for r in ctx.refs(entity) for g in numbers(ctx.entity(r.ref), (f.kind,))
               if row[r.name] is not None and _bounds(g, f)]
-    calls = find_calls(ctx, entity, row["id"])
     if limits and ctx.rng.random() < 0.6:
         ref, g = pick(ctx, limits)
         parent = ctx.entity(ref.ref)
@@ -127,15 +125,37 @@ def conditional_update(ctx: ShapeContext) -> Draft | None:
                                (row[ref.name],)).fetchone()[0]
         if limit is None or limit == row[f.name]:
             return None
-        bound = f"the {field_words(g)} of its {noun(parent)}"
-        calls.append([f"get_{parent.name}", {"id": row[ref.name]}])
-    else:
-        others = [r[0] for r in ctx.db.execute(f"SELECT {f.name} FROM {entity.plural}")]
-        limit = _threshold(ctx, f, row[f.name], others)
-        if limit is None:
-            return None
-        bound = say_number(ctx, f, limit)
-    chosen = a if row[f.name] > limit else b
+        return (row[f.name] > limit, f"the {field_words(g)} of its {noun(parent)}",
+                [[f"get_{parent.name}", {"id": row[ref.name]}]])
+    others = [r[0] for r in ctx.db.execute(f"SELECT {f.name} FROM {entity.plural}")]
+    limit = _threshold(ctx, f, row[f.name], others, over)
+    if limit is None:
+        return None
+    return row[f.name] > limit, say_number(ctx, f, limit), []
+
+
+def decision(ctx: ShapeContext, entities: list[Entity]):
+    """(entity, state, hold-back move, let-through move, number, row in that state)."""
+    options = [(e, s, a, b, f) for e in entities for s, a, b in forks(e) for f in numbers(e)]
+    entity, state, a, b, f = pick(ctx, options) or (None,) * 5
+    if entity is None:
+        return None
+    row = pick(ctx, ctx.rows(f"SELECT * FROM {entity.plural} WHERE status = ? ORDER BY id",
+                             state))
+    return None if row is None else (entity, state, a, b, f, row)
+
+
+@shape("conditional_update")
+def conditional_update(ctx: ShapeContext) -> Draft | None:
+    """If a record's number is over a limit (stated, or its parent's), one move, else another."""
+    made = decision(ctx, list(ctx.entities))
+    if made is None:
+        return None
+    entity, state, a, b, f, row = made
+    cond = condition(ctx, entity, row, f)
+    if cond is None:
+        return None
+    over, bound, reads = cond
     target = the_row(ctx, entity, row["id"])
     ask = pick(ctx, [
         f"{capital(target)} is {words(state)} and needs a decision. If its "
@@ -144,7 +164,8 @@ def conditional_update(ctx: ShapeContext) -> Draft | None:
         f"{act(a, 'it')}, and if not, {act(b, 'it')}."])
     why = opener(ctx, "I'm working through the decision queue.",
                  "Our policy sets a limit, and this one is on my desk.")
-    calls.append([f"{chosen.verb}_{entity.name}", {"id": row["id"]}])
+    calls = find_calls(ctx, entity, row["id"]) + reads
+    calls.append([f"{(a if over else b).verb}_{entity.name}", {"id": row["id"]}])
     return Draft("conditional_update", f"{why} {ask}", calls)
 
 

@@ -218,3 +218,26 @@ def test_a_draw_is_repeatable(hotel):
             drafts.append(fn(ShapeContext(c, db, random.Random(3), long=name in LONG_SHAPES)))
             db.close()
         assert drafts[0] == drafts[1], name
+
+
+def test_a_decision_with_a_note_leaves_the_stated_comment():
+    from agentworld.servers import Environment
+    from agentworld.servers.world.registry import compiled, world_cards
+
+    ids = sorted(c.id for c in world_cards().values() if "comments" in c.features)
+    for env_id in random.Random(0).sample(ids, 30):
+        c = compiled(env_id)
+        env = Environment(c.definition)
+        db = env.template.clone()
+        draft = SHAPES["decide_with_note"](ShapeContext(c, db, random.Random(env_id)))
+        db.close()
+        note = [args for name, args in (draft.calls if draft else []) if name == "add_comment"]
+        if not note:
+            continue
+        session = Session(env, seed=0)
+        assert all(session.call(name, args).ok for name, args in draft.calls)
+        table = f"{c.archetype.primary}_comments"
+        bodies = [r[0] for r in session.db.execute(f"SELECT body FROM {table}")]
+        assert note[0]["body"] in bodies and f'"{note[0]["body"]}"' in draft.prompt
+        return
+    raise AssertionError("no decision with a note in 30 environments with comment threads")
