@@ -54,6 +54,17 @@ def _group(ctx: ShapeContext, child: Entity, ref: Field, state: str | None,
     return pick(ctx, [g[0] for g in groups])
 
 
+def _named_group(ctx: ShapeContext, low: int = 2, high: int = 60):
+    """(child, ref, parent, state, parent id): a parent with ``low``-``high`` children in a
+    state, or None."""
+    child, ref, parent = pick(ctx, ref_pairs(ctx)) or (None, None, None)
+    if child is None:
+        return None
+    state = pick(ctx, child.lifecycle.states)
+    parent_id = _group(ctx, child, ref, state, low, high)
+    return None if parent_id is None else (child, ref, parent, state, parent_id)
+
+
 def _filters(ref: Field, parent_id: str, state: str | None) -> dict[str, Any]:
     return {ref.name: parent_id, **({"status": state} if state else {})}
 
@@ -61,13 +72,10 @@ def _filters(ref: Field, parent_id: str, state: str | None) -> dict[str, Any]:
 @shape("count")
 def count_children(ctx: ShapeContext) -> Draft | None:
     """How many children in a state a named parent has."""
-    child, ref, parent = pick(ctx, ref_pairs(ctx)) or (None, None, None)
-    if child is None:
+    group = _named_group(ctx)
+    if group is None:
         return None
-    state = pick(ctx, child.lifecycle.states)
-    parent_id = _group(ctx, child, ref, state)
-    if parent_id is None:
-        return None
+    child, ref, parent, state, parent_id = group
     n = len(children(ctx, child, ref, parent_id, state, "id"))
     who, many = the(ctx, parent, parent_id), noun(child, True)
     ask = pick(ctx, [
@@ -116,13 +124,10 @@ def total_of_children(ctx: ShapeContext) -> Draft | None:
 @shape("list_labels")
 def list_children(ctx: ShapeContext) -> Draft | None:
     """The labels of a named parent's children in a state (answer: a list)."""
-    child, ref, parent = pick(ctx, ref_pairs(ctx)) or (None, None, None)
-    if child is None:
+    group = _named_group(ctx, 2, 6)
+    if group is None:
         return None
-    state = pick(ctx, child.lifecycle.states)
-    parent_id = _group(ctx, child, ref, state, 2, 6)
-    if parent_id is None:
-        return None
+    child, ref, parent, state, parent_id = group
     labels = [r[child.label] for r in children(ctx, child, ref, parent_id, state, child.label)]
     if len(set(labels)) != len(labels):
         return None
