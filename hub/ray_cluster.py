@@ -189,7 +189,11 @@ class RayHub:
 
     def __enter__(self) -> RayHub:
         if self.url is None:
-            self.start()
+            try:
+                self.start()
+            except BaseException:
+                self.stop()  # the replicas placed so far, and their placement group
+                raise
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -288,15 +288,32 @@ def test_cli_hub_on_ray_serves_the_catalog_and_stops_cleanly(cluster):
                 proc.kill()  # never leave it (and its actors) behind
                 raise
     assert rc == 0
-    # Its actors went with it: the name is free again.
+    _wait_gone("agentworld-hub")  # its actors went with it: the name is free again
+
+
+def _wait_gone(name: str) -> None:
     deadline = time.monotonic() + 30
     while True:
         try:
-            ray.get_actor("agentworld-hub", namespace="agentworld")
+            ray.get_actor(name, namespace="agentworld")
         except ValueError:
-            break
-        assert time.monotonic() < deadline, "the CLI's router outlived it"
+            return
+        assert time.monotonic() < deadline, f"actor {name} outlived its hub"
         time.sleep(0.2)
+
+
+def _broken_catalog() -> Catalog:
+    raise RuntimeError("no catalog here")
+
+
+def test_a_replica_that_cannot_start_fails_the_start_and_leaves_nothing(cluster):
+    hub = RayHub(RayHubConfig(replicas=2, num_cpus=0.5, name="broken-hub"),
+                 catalog_factory=_broken_catalog)
+    with pytest.raises(ray.exceptions.RayActorError, match="no catalog here"), hub:
+        pass
+    assert hub.replicas == [] and hub.router is None
+    for name in ("broken-hub-replica-0", "broken-hub-replica-1", "broken-hub"):
+        _wait_gone(name)
 
 
 def test_trainer_launcher_places_the_hub_on_the_same_cluster(cluster):
