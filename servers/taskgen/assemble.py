@@ -40,13 +40,14 @@ def answer_check(spec: dict[str, Any], prompt: str, env: Environment, *, points:
         raise TaskRejected(f"unknown answer type {spec.get('type')!r}")
     db = env.template.clone()
     try:
+        # The values the prompt mentions are set aside when the reply is read; the expected
+        # value among them means the prompt gives the answer away.
+        spec = {**spec, "ignore": [str(v) for v in mentions(spec, prompt, db=db)]}
         if answer_matches(spec, prompt, db=db):
             raise TaskRejected("the prompt contains its own answer")
-        ignore = [str(v) for v in mentions(spec, prompt, db=db)]
     finally:
         db.close()
-    return {"kind": "answer", "spec": {**spec, "ignore": ignore}, "points": points,
-            "name": name}
+    return {"kind": "answer", "spec": spec, "points": points, "name": name}
 
 
 def _lookup(env: Environment, calls: list[list[Any]]) -> Check | None:

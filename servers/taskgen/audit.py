@@ -10,6 +10,7 @@ reply (``unspecified_steps``).
 
 from __future__ import annotations
 
+import hashlib
 import random
 import re
 import zlib
@@ -21,6 +22,8 @@ from agentworld.servers import Environment, Session
 from agentworld.servers.tasks import Step, Verdict, VerifierInput
 
 from .answers import answer_matches, render_answer
+from .checks import snapshot
+from .effects import bookkeeping_of
 from .graph import ToolGraph
 from .record import TaskRecord
 from .specified import scalars, unspecified_steps
@@ -84,8 +87,27 @@ class TaskAudit:
 class Played:
     verdict: Verdict
     steps: list[Step]
-    hash: str
+    hash: str                   # the database's outcome, bookkeeping left out
     refused: int
+
+
+def _outcome(env: Environment, db) -> str:
+    """A digest of what a run left behind, without the bookkeeping every write touches (a
+    write that only bumps ``updated_at`` changed nothing)."""
+    skip_tables, skip_columns = bookkeeping_of(env)
+    digest = hashlib.blake2b(digest_size=16)
+    tables = [r[0] for r in db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
+        "ORDER BY name")]
+    for table in tables:
+        if table in skip_tables:
+            continue
+        ignored = {c.split(".", 1)[1] for c in skip_columns if c.startswith(("*.", f"{table}."))}
+        _, rows = snapshot(db, table)
+        for key in sorted(rows):
+            row = {c: v for c, v in rows[key].items() if c not in ignored}
+            digest.update(repr((table, key, sorted(row.items()))).encode())
+    return digest.hexdigest()
 
 
 Call = list[Any]
@@ -157,7 +179,7 @@ def play(env: Environment, record: TaskRecord, calls: list[Call], answer: str | 
             verdict = task.verifier(VerifierInput(initial, session.db, answer, tuple(steps)))
         finally:
             initial.close()
-        return Played(verdict, steps, session.hash(), sum(not s.ok for s in steps))
+        return Played(verdict, steps, _outcome(env, session.db), sum(not s.ok for s in steps))
     finally:
         session.close()
 
@@ -481,7 +503,7 @@ def audit_task(env: Environment, record: TaskRecord, *, graph: ToolGraph | None 
                 if family == "near_miss" and kind not in (
                         "guessed_answer", "several_candidates", "off_by_one") and \
                         played.hash == reference.hash:
-                    continue  # the change had no effect: not a near miss
+                    continue  # the change had no lasting effect: not a near miss
                 audit.results.append(VariantResult(kind, family, played.verdict.passed, detail))
     return audit
 
