@@ -24,7 +24,7 @@ LONG: dict[str, Shape] = {}
 # Prepositions that take the object after the verb's first word: "send X to review".
 _PREPOSITIONS = ("to", "for", "on", "from", "in", "out", "into")
 # Verbs whose second word is a particle that reads best after the object: "check X in".
-_PARTICLES = ("in", "out", "up", "down", "back", "off", "online", "offline")
+_PARTICLES = ("in", "out", "up", "down", "back", "off", "online", "offline", "now")
 
 
 def shape(name: str, *, long: bool = False, tries: int = 4) -> Callable[[Shape], Shape]:

@@ -59,7 +59,7 @@ def say_number(ctx: ShapeContext, f: Field, value: int) -> str:
 _HOLD_BACK = ("reject", "decline", "deny", "refuse", "cancel", "withdraw", "void", "dismiss",
               "disqualify", "fail", "suspend", "block", "hold", "defer", "refer", "escalate",
               "flag", "expire", "retire", "remove", "hide", "ban", "revoke", "lapse", "drop",
-              "skip", "request", "send_back", "return", "pause", "delay", "postpone",
+              "skip", "request", "send_back", "return_to_sender", "pause", "delay", "postpone",
               "put_on_hold", "place_on_hold", "place_credit_hold", "freeze", "quarantine",
               "halt", "stop", "ground", "lock")
 
@@ -136,7 +136,9 @@ def condition(ctx: ShapeContext, entity: Entity, row: dict[str, Any], f: Field,
 
 def decision(ctx: ShapeContext, entities: list[Entity]):
     """(entity, state, hold-back move, let-through move, number, row in that state)."""
-    options = [(e, s, a, b, f) for e in entities for s, a, b in forks(e) for f in numbers(e)]
+    # People are not approved or refused on a number; their records are.
+    options = [(e, s, a, b, f) for e in entities if e.field(e.label).kind != "name"
+               for s, a, b in forks(e) for f in numbers(e)]
     entity, state, a, b, f = pick(ctx, options) or (None,) * 5
     if entity is None:
         return None

@@ -120,11 +120,17 @@ def review_queue(ctx: ShapeContext) -> Draft | None:
     return Draft("review_queue", f"{why} {ask}", calls, {"type": "number", "value": low})
 
 
+def _final_moves(entity) -> list:
+    """Moves into a state no move leaves: what wrapping something up does."""
+    sources = {s for t in entity.lifecycle.transitions for s in t.sources}
+    return [t for t in single_moves(entity) if t.target not in sources]
+
+
 def _child_moves(ctx: ShapeContext, child, ref, parent_id: str) -> list[tuple[str, Any]]:
-    """(state, move) pairs for the parent's children: one move per state that has rows."""
+    """(state, final move) pairs for the parent's children: one per state that has rows."""
     out = []
     for state in child.lifecycle.states:
-        moves = [t for t in single_moves(child) if state in t.sources]
+        moves = [t for t in _final_moves(child) if state in t.sources]
         if moves and children(ctx, child, ref, parent_id, state, "id"):
             out.append((state, pick(ctx, moves)))
     return out
@@ -134,11 +140,11 @@ def _child_moves(ctx: ShapeContext, child, ref, parent_id: str) -> list[tuple[st
 def close_out(ctx: ShapeContext) -> Draft | None:
     """Wrap up named parents: move their children of two states on (a different move per
     state), then move each parent itself, and report a total over the first group."""
-    options = [(c, r, p) for c, r, p in ref_pairs(ctx) if p.lifecycle and single_moves(p)]
+    options = [(c, r, p) for c, r, p in ref_pairs(ctx) if p.lifecycle and _final_moves(p)]
     child, ref, parent = pick(ctx, options) or (None,) * 3
     if child is None:
         return None
-    pmove = pick(ctx, single_moves(parent))
+    pmove = pick(ctx, _final_moves(parent))
     chosen, plan = [], None
     candidates = ctx.rows(f"SELECT id FROM {parent.plural} WHERE status IN "
                           f"({', '.join('?' for _ in pmove.sources)}) ORDER BY id",
