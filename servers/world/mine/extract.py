@@ -180,9 +180,12 @@ class _ModuleReader:
                                     _const_str(keywords.get("description"))))
 
 
+_HANDLERS = frozenset({"call_tool", "handle_call_tool"})   # the low-level dispatcher, not a tool
+
+
 def _is_tool_registrar(name: str) -> bool:
     # @mcp.tool, @tool, and a server's own wrappers: @register_tool, @write_tool, @mcp_tool
-    return name == "tool" or name.endswith("_tool")
+    return name == "tool" or (name.endswith("_tool") and name not in _HANDLERS)
 
 
 def _callee_name(func: ast.AST) -> str:

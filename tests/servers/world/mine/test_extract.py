@@ -122,6 +122,9 @@ def release(berth_id: str): ...
 
 @tool_errors
 def not_a_tool(x): ...
+
+@server.call_tool()
+async def handle_call_tool(name: str, arguments: dict): ...
 """
     tools, _ = _tools(source)
     assert list(tools) == ["list_boats", "book_berth", "release_berth"]
