@@ -9,12 +9,15 @@ A client without the environments (imported ones live in one machine's import fo
 the ids from a hub instead: :func:`register_hub_envs` asks the hub for its list and registers
 every id it serves, with ``hub_url`` in the spec's kwargs, so ``gym.make(id)`` (or
 ``gym.make(id, hub_url=...)``) runs it there. With ``AGENTWORLD_HUB_URL`` set,
-``import agentworld`` does this too.
+``import agentworld`` does this too, and only logs a warning when that hub cannot be reached.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+
+from .errors import AgentWorldEnvError
 
 __all__ = ["ENTRY_POINT", "NAMESPACE", "gym_id", "register_envs", "register_hub_envs"]
 
@@ -47,8 +50,14 @@ def register_envs() -> list[str]:
         ids.append(name)
     hub_url = os.environ.get("AGENTWORLD_HUB_URL")
     if hub_url:
-        ids += [i for i in register_hub_envs(hub_url, token=os.environ.get("AGENTWORLD_TOKEN"))
-                if i not in ids]
+        try:
+            remote = register_hub_envs(hub_url, token=os.environ.get("AGENTWORLD_TOKEN"))
+        except AgentWorldEnvError as exc:
+            # Importing agentworld must not fail because a hub is not up yet (a Ray worker
+            # may import it before the hub it will use has started); the local ids stand.
+            logging.getLogger(__name__).warning("hub environments not registered: %s", exc)
+            remote = []
+        ids += [i for i in remote if i not in ids]
     return ids
 
 
@@ -62,8 +71,6 @@ def register_hub_envs(hub_url: str, *, token: str | None = None) -> list[str]:
     from gymnasium.envs.registration import register, registry
 
     from agentworld.hub.client import HubClientError, SyncHubClient
-
-    from .errors import AgentWorldEnvError
 
     client = SyncHubClient(hub_url, token=token)
     names, offset = [], 0
