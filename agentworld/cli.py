@@ -247,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--idle-timeout", type=float, default=600.0, help="seconds")
     p.add_argument("--reap-interval", type=_positive_float, default=5.0,
                    help="seconds between sweeps for idle sessions")
-    p.add_argument("--inline-budget-ms", type=_non_negative_float, default=0.5,
+    p.add_argument("--inline-budget-ms", type=_non_negative_float, default=1.0,
                    help="calls proven faster than this run on the event loop; 0: always a thread")
     p.add_argument("--token", help="require this bearer token (default: $AGENTWORLD_TOKEN)")
     p.add_argument("--log-level", default="info")

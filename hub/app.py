@@ -124,7 +124,8 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
     @app.get("/healthz")
     async def healthz():
         return {"status": "ok", "sessions": len(sessions), "max_sessions": settings.max_sessions,
-                "environments": len(catalog.ids()), "mcp_loaded": mcp.loaded}
+                "environments": len(catalog.ids()), "mcp_loaded": mcp.loaded,
+                "inline": hub.guard.stats()}
 
     @app.get("/metrics")
     async def prometheus():

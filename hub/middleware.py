@@ -24,6 +24,13 @@ async def _reject(send: Send, status: int, code: str, message: str,
     await send({"type": "http.response.body", "body": body})
 
 
+def _header_bytes(headers: list[tuple[bytes, bytes]]) -> int:
+    size = 0
+    for name, value in headers:
+        size += len(name) + len(value)
+    return size
+
+
 def replay_body(body: bytes, receive: Receive) -> Receive:
     """A ``receive`` that hands over ``body`` (already read) once, then the real messages."""
     replayed = False
@@ -59,7 +66,7 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
         raw_headers = scope.get("headers") or []
-        if sum(len(k) + len(v) for k, v in raw_headers) > MAX_HEADER_BYTES:
+        if _header_bytes(raw_headers) > MAX_HEADER_BYTES:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1009})
                 return

@@ -23,7 +23,7 @@ class HubSettings:
     worker_threads: int = 32
     # A call kind (a tool, a reset) that has always finished within this many seconds runs on the
     # event loop, skipping the thread hop; 0 sends every call to a thread (hub/inline.py).
-    inline_budget_s: float = 0.0005
+    inline_budget_s: float = 0.001
     retry_after_seconds: int = 1
     # Prepended to every session id and MCP token this hub mints: on a Ray cluster it names the
     # replica and its incarnation, so the entry router can route (and tell a lost session).

@@ -32,10 +32,15 @@ async def _health(request):
     return JSONResponse({"status": "ok"})
 
 
-if __name__ == "__main__":
+def serve(app_server: Server, argv: list[str] | None = None) -> None:
+    """Serve ``app_server`` over streamable HTTP at /mcp on ``--port`` (plus /healthz)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
-    args = parser.parse_args()
-    app = server().streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1")
+    args = parser.parse_args(argv)
+    app = app_server.streamable_http_app(streamable_http_path="/mcp", host="127.0.0.1")
     app.router.routes.append(Route("/healthz", _health))
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning")
+
+
+if __name__ == "__main__":
+    serve(server())
