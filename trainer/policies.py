@@ -163,8 +163,11 @@ class _Batcher:
         tok, eos = self.tokenizer, self.tokenizer.eos_token_id
         pad = tok.pad_token_id if tok.pad_token_id is not None else eos
         width = max(len(ids) for ids, _ in requests)
-        input_ids = torch.tensor([[pad] * (width - len(ids)) + ids for ids, _ in requests])
-        mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids, _ in requests])
+        device = getattr(self.model, "device", None)
+        input_ids = torch.tensor([[pad] * (width - len(ids)) + ids for ids, _ in requests],
+                                 device=device)
+        mask = torch.tensor([[0] * (width - len(ids)) + [1] * len(ids) for ids, _ in requests],
+                            device=device)
         sample = self.temperature > 0
         with torch.no_grad():
             out = self.model.generate(
@@ -184,11 +187,12 @@ class _Batcher:
 
 
 class HFPolicy:
-    """A local model, played at the token level like OpenRLHF's agent."""
+    """A local model, played at the token level like OpenRLHF's agent. Tools are shown in
+    ``tool_view``, else in each task's own view."""
 
     def __init__(self, model, tokenizer, *, name: str = "hf", max_length: int = 2048,
                  max_new_tokens: int = 128, temperature: float = 0.0,
-                 max_batch: int = 8, tool_view: str = "full") -> None:
+                 max_batch: int = 8, tool_view: str | None = None) -> None:
         self.name, self.tokenizer = name, tokenizer
         self.max_length, self.max_new_tokens = max_length, max_new_tokens
         self.tool_view = tool_view
@@ -202,7 +206,7 @@ class HFPolicy:
                                      tokenizer=self.tokenizer, generate=self._generate,
                                      max_length=self.max_length,
                                      max_new_tokens=self.max_new_tokens, cache=self._cache,
-                                     tool_view=self.tool_view)
+                                     tool_view=self.tool_view or task.tool_view)
         return EpisodeResult(task.env_id, task.task_id, ep.reward, ep.passed, ep.turns,
                              truncated=ep.truncated, malformed=ep.malformed,
                              tool_calls=ep.tool_calls)
@@ -254,7 +258,8 @@ class OpenAIPolicy:
 
 
 def make_policy(spec: str, *, max_new_tokens: int = 128, max_length: int = 2048,
-                seed: int = 0, api_key: str | None = None, tool_view: str = "full") -> Policy:
+                seed: int = 0, api_key: str | None = None, tool_view: str | None = None
+                ) -> Policy:
     """A policy from a spec: ``oracle``, ``random``, ``noop``, ``hf:PATH`` (or ``smollm2``),
     ``openai:BASE_URL#MODEL`` (with ``api_key`` when the endpoint wants one).
 

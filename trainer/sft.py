@@ -160,9 +160,13 @@ def _step(model, tokenizer, batch, optimizer, schedule) -> float:
 
     width = max(len(ids) for ids, _ in batch)
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else 0
-    input_ids = torch.tensor([ids + [pad] * (width - len(ids)) for ids, _ in batch])
-    labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in batch])
-    mask = torch.tensor([[1] * len(ids) + [0] * (width - len(ids)) for ids, _ in batch])
+    device = getattr(model, "device", None)
+    input_ids = torch.tensor([ids + [pad] * (width - len(ids)) for ids, _ in batch],
+                             device=device)
+    labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in batch],
+                          device=device)
+    mask = torch.tensor([[1] * len(ids) + [0] * (width - len(ids)) for ids, _ in batch],
+                        device=device)
     loss = model(input_ids=input_ids, attention_mask=mask, labels=labels).loss
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
