@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from agentworld.servers.world.mine.taxonomy import (FALLBACK_L2, classify, keywords, profiles,
-                                                    summary_terms)
+from agentworld.servers.world.mine.taxonomy import (
+    FALLBACK_L2,
+    classify,
+    keywords,
+    profiles,
+    summary_terms,
+)
 from agentworld.servers.world.taxonomy import TAXONOMY
 
 
