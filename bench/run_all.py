@@ -2,6 +2,7 @@
 
     python bench/run_all.py --quick   # under 3 minutes on 2 cores
     python bench/run_all.py --full    # bigger samples, all reference envs, a 10,000-episode soak
+    python bench/run_all.py --peers   # also OpenEnv 0.10.0 on a shared workload (bench/peers/)
 
 Tables print as they come; JSON lands in bench/results/ (summary.json holds the targets).
 """
@@ -9,6 +10,7 @@ Tables print as they come; JSON lands in bench/results/ (summary.json holds the 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -20,6 +22,7 @@ import latency  # noqa: E402
 import memory  # noqa: E402
 import soak  # noqa: E402
 from _common import table, write_result  # noqa: E402
+from peers import openenv as peer_openenv  # noqa: E402
 
 
 def targets(lat: dict, conc: dict, env_id: str) -> list[dict]:
@@ -49,6 +52,8 @@ def main() -> int:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="the default")
     mode.add_argument("--full", action="store_true")
+    parser.add_argument("--peers", action="store_true",
+                        help="also run the peer hubs on the same workload (installs them once)")
     args = parser.parse_args()
     quick = not args.full
     started = time.perf_counter()
@@ -57,6 +62,7 @@ def main() -> int:
     conc = concurrency.run(quick, env_id="github")
     mem = memory.run(quick)
     soaked = None if quick else soak.run(10_000)
+    peer = peer_openenv.run(quick=quick) if args.peers else None
     rows = targets(lat, conc, "github")
     e, f = lat["envs"]["github"], lat["floors"]
     extra = [
@@ -69,14 +75,17 @@ def main() -> int:
         extra.append({"target": "10,000-episode soak: no leaks, flat memory", "goal": "all",
                       "measured": float(soaked["passed"]), "met": soaked["passed"]})
     rows += extra
+    if peer is not None:
+        rows += [{**r, "target": f"peer: {r['target']}"} for r in peer["targets"]]
     elapsed = time.perf_counter() - started
     table(f"Targets (github, {'quick' if quick else 'full'} mode, {elapsed:.0f} s)",
           ["target", "goal", "measured", "met"],
           [[r["target"], r["goal"],
-            f"{r['measured']:.1%}" if "success" in r["target"] else f"{r['measured']:,.2f}x",
+            f"{r['measured']:.1%}" if "succe" in r["target"] else f"{r['measured']:,.3f}x",
             {True: "yes", False: "NO", None: ""}[r["met"]]] for r in rows])
     write_result("summary", {"mode": "quick" if quick else "full", "elapsed_s": elapsed,
-                             "targets": rows, "memory": mem["sessions"]})
+                             "load_avg": os.getloadavg(), "targets": rows,
+                             "memory": mem["sessions"]})
     return 0 if all(r["met"] is not False for r in rows) else 1
 
 

@@ -4,7 +4,8 @@ Episodes (reset, two steps, end; every fourth left open for the idle reaper) run
 Every ``sample`` episodes: live sessions (``/healthz``), open file descriptors
 (``/proc/<hub pid>/fd``) and RSS. At the end, the hub must hold no session, no more descriptors
 than after warm-up (plus a small slack for the pool), and RSS growth after warm-up must stay
-under a bound. Run: python bench/soak.py [--episodes 10000]
+under a bound. Run: python bench/soak.py [--full | --quick | --episodes N] (--full: 10,000
+episodes, the default; --quick: 1,000)
 """
 
 from __future__ import annotations
@@ -90,7 +91,10 @@ def run(episodes: int = 10_000, env_id: str = "github") -> dict[str, Any]:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--episodes", type=int, default=10_000)
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--episodes", type=int, default=10_000)
+    size.add_argument("--full", dest="episodes", action="store_const", const=10_000)
+    size.add_argument("--quick", dest="episodes", action="store_const", const=1_000)
     parser.add_argument("--env", default="github")
     args = parser.parse_args()
     run(args.episodes, args.env)

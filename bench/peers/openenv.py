@@ -186,7 +186,7 @@ def sweep(server: Server, proto: Protocol, n: int, steps: int,
             "cpu_ms_per_request": cpu * 1e3 / max(1, len(steps_all) + resets)}
 
 
-async def latency(server: Server, proto: Protocol, n: int) -> dict[str, float]:
+async def latency(server: Server, proto: Protocol, n: int) -> dict[str, list[float]]:
     lat: dict[str, list[float]] = {"reset": [], "step": []}
     async with aiohttp.ClientSession() as http:
         for i in range(n // 10):  # resets: short sessions
@@ -196,12 +196,11 @@ async def latency(server: Server, proto: Protocol, n: int) -> dict[str, float]:
         ok = await _session(http, server.base, proto, 0, n + 20, lat)
     if not ok:
         raise RuntimeError(f"{proto.name}: the latency session failed")
-    return {"step_p50_ms": pct(lat["step"][20:], 50) * 1e3,
-            "reset_p50_ms": pct(lat["reset"], 50) * 1e3}
+    return {"step": lat["step"][20:], "reset": lat["reset"]}
 
 
 # -- MCP -----------------------------------------------------------------------------------------
-async def _mcp(url: str, calls: int, connects: int = 10) -> dict[str, float]:
+async def _mcp(url: str, calls: int, connects: int = 3) -> dict[str, list[float]]:
     from mcp import Client
 
     opened, times = [], []
@@ -218,7 +217,7 @@ async def _mcp(url: str, calls: int, connects: int = 10) -> dict[str, float]:
                 raise RuntimeError(f"MCP call failed: {result}")
             if i >= 10:
                 times.append(time.perf_counter() - started)
-    return {"call_p50_ms": pct(times, 50) * 1e3, "connect_p50_ms": pct(opened, 50) * 1e3}
+    return {"call": times, "connect": opened}
 
 
 async def _session_mcp_url(base: str) -> str:
@@ -228,13 +227,11 @@ async def _session_mcp_url(base: str) -> str:
         return base + (await response.json())["mcp_url"]
 
 
-def peer_mcp(peer_python: Path, base: str, calls: int) -> dict[str, float]:
+def peer_mcp(peer_python: Path, base: str, calls: int, connects: int = 3) -> dict:
     done = subprocess.run([str(peer_python), str(HERE / "_openenv_mcp_client.py"), "--url", base,
-                           "--calls", str(calls)], capture_output=True, text=True, check=True,
-                          timeout=600)
-    out = json.loads(done.stdout.strip().splitlines()[-1])
-    return {"call_p50_ms": pct(out["call"], 50) * 1e3,
-            "connect_p50_ms": pct(out["connect"], 50) * 1e3}
+                           "--calls", str(calls), "--connects", str(connects)],
+                          capture_output=True, text=True, check=True, timeout=600)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 # -- the run -------------------------------------------------------------------------------------
@@ -244,44 +241,61 @@ def _peer_server(python: Path, kind: str, template: str) -> Server:
                    "--template", template], "/health", env=env)
 
 
-def _side(server: Server, proto: Protocol, quick: bool) -> dict[str, Any]:
-    n = 300 if quick else 1000
-    out: dict[str, Any] = asyncio.run(latency(server, proto, n))
-    out["sweep"] = [sweep(server, proto, k, 20) for k in (16, 64, 256)]
-    out["sweep"].append(sweep(server, proto, 1024, 5))
-    return out
+def _pool(parts: list[dict[str, list[float]]]) -> dict[str, float]:
+    """p50 in ms of each kind of sample, pooled over the rounds."""
+    return {f"{kind}_p50_ms": pct([t for part in parts for t in part[kind]], 50) * 1e3
+            for kind in parts[0]}
+
+
+def _interleaved(servers: dict[str, Server], peer_python: Path, quick: bool) -> dict[str, Any]:
+    """Latencies in rounds, each side in turn, so that a change in the machine's load between
+    two measurements falls on both sides alike; samples pooled over the rounds."""
+    rounds = 3 if quick else 5
+    steps = (300 if quick else 1000) // rounds
+    calls = (100 if quick else 300) // rounds
+    ours, bare, plain, mcp = (servers[k] for k in ("ours", "bare", "peer", "peer_mcp"))
+    session_url = asyncio.run(_session_mcp_url(ours.base))
+    parts: dict[str, list] = {k: [] for k in ("ours", "peer", "mcp_env", "mcp_session", "bare",
+                                               "peer_mcp")}
+    for _ in range(rounds):
+        parts["ours"].append(asyncio.run(latency(ours, OURS, steps)))
+        parts["peer"].append(asyncio.run(latency(plain, PEER, steps)))
+        parts["mcp_env"].append(asyncio.run(_mcp(f"{ours.base}/envs/{ENV_ID}/mcp", calls)))
+        parts["bare"].append(asyncio.run(_mcp(f"{bare.base}/mcp", calls)))
+        parts["mcp_session"].append(asyncio.run(_mcp(session_url, calls, connects=0)))
+        parts["peer_mcp"].append(peer_mcp(peer_python, mcp.base, calls))
+    return {k: _pool(v) for k, v in parts.items()}
+
+
+def _sweeps(ours: Server, peer: Server) -> tuple[list, list]:
+    """Each load level on both sides back to back."""
+    mine, theirs = [], []
+    for n, steps in ((16, 20), (64, 20), (256, 20), (1024, 5)):
+        mine.append(sweep(ours, OURS, n, steps))
+        theirs.append(sweep(peer, PEER, n, steps))
+    return mine, theirs
 
 
 def run(quick: bool = True, venv: Path = DEFAULT_VENV) -> dict[str, Any]:
     peer_python = ensure_venv(venv)
-    calls = 100 if quick else 300
-    load = os.getloadavg()
-    out: dict[str, Any] = {"peer_name": f"OpenEnv {VERSION}", "load_avg_start": load}
+    out: dict[str, Any] = {"peer_name": f"OpenEnv {VERSION}", "load_avg_start": os.getloadavg()}
+    servers: dict[str, Server] = {}
     with tempfile.TemporaryDirectory() as tmp:
         template = _workload.write_template(str(Path(tmp) / "template.db"))
-        ours = Server([PYTHON, str(HERE / "_agentworld_hub.py")], "/healthz")
         try:
-            out["ours"] = _side(ours, OURS, quick)
-            out["ours"]["mcp_env"] = asyncio.run(_mcp(f"{ours.base}/envs/{ENV_ID}/mcp", calls))
-            out["ours"]["mcp_session"] = asyncio.run(
-                _mcp(asyncio.run(_session_mcp_url(ours.base)), calls))
+            servers["ours"] = Server([PYTHON, str(HERE / "_agentworld_hub.py")], "/healthz")
+            servers["bare"] = Server([PYTHON, str(HERE / "_bare_mcp_sql.py")], "/healthz")
+            servers["peer"] = _peer_server(peer_python, "plain", template)
+            servers["peer_mcp"] = _peer_server(peer_python, "mcp", template)
+            lat = _interleaved(servers, peer_python, quick)
+            mine, theirs = _sweeps(servers["ours"], servers["peer"])
         finally:
-            ours.close()
-        bare = Server([PYTHON, str(HERE / "_bare_mcp_sql.py")], "/healthz")
-        try:
-            out["bare_mcp"] = asyncio.run(_mcp(f"{bare.base}/mcp", calls))
-        finally:
-            bare.close()
-        peer = _peer_server(peer_python, "plain", template)
-        try:
-            out["peer"] = _side(peer, PEER, quick)
-        finally:
-            peer.close()
-        peer = _peer_server(peer_python, "mcp", template)
-        try:
-            out["peer"]["mcp"] = peer_mcp(peer_python, peer.base, calls)
-        finally:
-            peer.close()
+            for server in servers.values():
+                server.close()
+    out["ours"] = {**lat["ours"], "mcp_env": lat["mcp_env"], "mcp_session": lat["mcp_session"],
+                   "sweep": mine}
+    out["peer"] = {**lat["peer"], "mcp": lat["peer_mcp"], "sweep": theirs}
+    out["bare_mcp"] = lat["bare"]
     out["load_avg_end"] = os.getloadavg()
     out["targets"] = targets(out)
     report(out)
