@@ -128,15 +128,18 @@ class _ModuleReader:
         for node in calls:                      # after the walk: calls refer to any function
             self._call(node)
 
-    def _add_function(self, fn, name: str | None, description: str | None) -> None:
+    def _add_function(self, fn, name: str | None, description: str | None,
+                      keywords: list[ast.keyword]) -> None:
         self.tools.append(MinedTool(name or fn.name, _signature(fn, self.enums), "decorator",
-                                    self.member, description or ast.get_docstring(fn)))
+                                    self.member, description or ast.get_docstring(fn),
+                                    _hints({k.arg: k.value for k in keywords if k.arg})))
 
     def _decorated(self, fn) -> None:
         for decorator in fn.decorator_list:
             is_tool, name, description = _tool_decorator(decorator)
             if is_tool:
-                self._add_function(fn, name, description)
+                keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
+                self._add_function(fn, name, description, keywords)
                 return
 
     def _call(self, node: ast.Call) -> None:
@@ -156,7 +159,7 @@ class _ModuleReader:
                         name = _const_str(kw.value) or name
                     elif kw.arg == "description":
                         description = _const_str(kw.value) or description
-                self._add_function(fn, name, description)
+                self._add_function(fn, name, description, node.keywords)
 
     def _dict_literal(self, node: ast.Dict) -> None:
         """``{"name": ..., "inputSchema": {...}}``: a tool declared as data, then ``Tool(**t)``."""
@@ -177,7 +180,21 @@ class _ModuleReader:
             self.problems.append(Problem(self.member, problem, name))
             return
         self.tools.append(MinedTool(name, params, "tool-literal", self.member,
-                                    _const_str(keywords.get("description"))))
+                                    _const_str(keywords.get("description")), _hints(keywords)))
+
+
+def _hints(keywords: dict) -> dict[str, bool]:
+    """The boolean behaviour hints of ``annotations=ToolAnnotations(...)`` or ``{...}``."""
+    node = keywords.get("annotations")
+    if isinstance(node, ast.Call):
+        pairs = [(k.arg, k.value) for k in node.keywords if k.arg]
+    elif isinstance(node, ast.Dict):
+        pairs = [(_const_str(k), v) for k, v in zip(node.keys, node.values, strict=True) if k]
+    else:
+        return {}
+    return {key: value.value for key, value in pairs
+            if key and key.endswith("Hint") and isinstance(value, ast.Constant)
+            and isinstance(value.value, bool)}
 
 
 _HANDLERS = frozenset({"call_tool", "handle_call_tool"})   # the low-level dispatcher, not a tool

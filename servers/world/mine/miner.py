@@ -27,7 +27,7 @@ from .taxonomy import classify, summary_terms, vocabulary_fingerprint
 __all__ = ["mine_entry", "mine_entries", "derive", "MINER_VERSION"]
 
 # Bump when extraction changes what it reads, so memoised results are read afresh.
-MINER_VERSION = 3
+MINER_VERSION = 4
 
 
 def mine_entry(entry: CacheEntry, files_dir: str | Path) -> PackageRecord:

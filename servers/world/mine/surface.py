@@ -43,10 +43,13 @@ class MinedTool:
     source: str                       # "decorator" or "tool-literal"
     member: str                       # the archive member it was read from
     description: str | None = None
+    hints: dict[str, bool] = field(default_factory=dict)   # readOnlyHint, destructiveHint, ...
 
     def facts(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "source": self.source}
         out["params"] = None if self.params is None else [p.facts() for p in self.params]
+        if self.hints:
+            out["hints"] = dict(sorted(self.hints.items()))
         return out
 
 

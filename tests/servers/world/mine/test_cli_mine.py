@@ -53,3 +53,9 @@ def test_a_listing_picks_the_candidates(tmp_path, capsys):
 def test_bad_input_is_a_clear_error(tmp_path, argv, message):
     with pytest.raises(SystemExit, match=message):
         main(argv + (["--cache-dir", str(tmp_path)] if argv[1] == "mine" else []))
+
+
+def test_mine_stats_reads_the_shipped_snapshot(capsys):
+    assert main(["world", "mine-stats"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["selected"] > 0 and len(stats["by_category"]) == 50

@@ -143,3 +143,22 @@ TOOLS = [
     tools, _ = _tools(source)
     assert list(tools) == ["list_berths"] and tools["list_berths"].source == "tool-literal"
     assert _params(tools["list_berths"])["harbour"].required
+
+
+def test_behaviour_hints_are_read_and_kept_as_facts():
+    source = """
+from mcp.types import Tool, ToolAnnotations
+
+@mcp.tool(annotations=ToolAnnotations(title="List", readOnlyHint=True, openWorldHint=False))
+def list_boats(): ...
+
+@mcp.tool(annotations={"destructiveHint": True, "title": "Sink"})
+def sink_boat(boat_id: str): ...
+
+T = Tool(name="repair_boat", inputSchema={}, annotations=ToolAnnotations(idempotentHint=True))
+"""
+    tools, _ = _tools(source)
+    assert tools["list_boats"].facts()["hints"] == {"openWorldHint": False, "readOnlyHint": True}
+    assert tools["sink_boat"].hints == {"destructiveHint": True}
+    assert tools["repair_boat"].hints == {"idempotentHint": True}
+    assert "title" not in json.dumps(tools["list_boats"].facts())

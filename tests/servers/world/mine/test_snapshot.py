@@ -17,6 +17,7 @@ from agentworld.servers.world.taxonomy import TAXONOMY
 
 LABELS = Path(__file__).parent / "data" / "hand_labels.json"
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+TOOL_KEYS = {"name", "source", "params", "hints"}
 
 
 @lru_cache(maxsize=1)
@@ -39,7 +40,8 @@ def test_the_snapshot_holds_facts_only():
     allowed = {"name", "type", "required", "enum", "items"}
     for record in _records():
         for tool in record.tools:
-            assert set(tool) == {"name", "source", "params"}
+            assert {"name", "source", "params"} <= set(tool) <= TOOL_KEYS
+            assert all(isinstance(v, bool) for v in tool.get("hints", {}).values())
             assert all(set(p) <= allowed for p in tool["params"] or [])
         assert all(len(t) < 40 and " " not in t for t in record.summary_terms)
         assert len(record.licence) <= 80
