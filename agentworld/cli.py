@@ -128,7 +128,7 @@ def cmd_hub(args: argparse.Namespace) -> int:
     import uvicorn
 
     from agentworld.hub.app import create_app
-    from agentworld.hub.settings import HubSettings
+    from agentworld.hub.settings import HubSettings, limit_malloc_arenas
 
     token = args.token or os.environ.get("AGENTWORLD_TOKEN") or None
     if args.host not in ("127.0.0.1", "localhost", "::1") and token is None:
@@ -138,9 +138,10 @@ def cmd_hub(args: argparse.Namespace) -> int:
                            inline_budget_s=args.inline_budget_ms / 1e3, token=token)
     if args.ray is not None:
         return _hub_on_ray(args, settings)
-    # WebSocket frames are bounded like request bodies.
-    # No per-message deflate: compressing every frame cost more CPU than the step it carried,
-    # and rollout traffic stays inside a cluster.
+    limit_malloc_arenas()
+    # WebSocket frames are bounded like request bodies. No per-message deflate: compressing
+    # every frame cost more CPU than the step it carried, and rollout traffic stays inside a
+    # cluster.
     uvicorn.run(create_app(_catalog(), settings=settings), host=args.host, port=args.port,
                 ws_max_size=settings.max_request_bytes, ws_per_message_deflate=False,
                 log_level=args.log_level)

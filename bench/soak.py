@@ -3,9 +3,10 @@
 Episodes (reset, two steps, end; every fourth left open for the idle reaper) run 64 at a time.
 Every ``sample`` episodes: live sessions (``/healthz``), open file descriptors
 (``/proc/<hub pid>/fd``) and RSS. At the end, the hub must hold no session, no more descriptors
-than after warm-up (plus a small slack for the pool), and RSS growth after warm-up must stay
-under a bound. Run: python bench/soak.py [--full | --quick | --episodes N] (--full: 10,000
-episodes, the default; --quick: 1,000)
+than after warm-up (plus a small slack for the pool), and the RSS peak of the last three samples
+may exceed that of the three after warm-up by less than a bound.
+Run: python bench/soak.py [--full | --quick | --episodes N] (--full: 10,000 episodes, the
+default; --quick: 1,000)
 """
 
 from __future__ import annotations
@@ -74,10 +75,14 @@ def run(episodes: int = 10_000, env_id: str = "github") -> dict[str, Any]:
     with hub_process(extra=["--idle-timeout", "1"]) as (base, proc):
         samples = asyncio.run(_soak(base, proc.pid, env_id, episodes, sample))
     warm, last = samples[min(1, len(samples) - 1)], samples[-1]
+    # RSS moves up and down as the allocator reuses memory; a leak moves the peak. Compare the
+    # peak of the three samples after warm-up with the peak of the last three.
+    warm_peak = max(s["rss_mib"] for s in samples[1:4] or samples)
+    last_peak = max(s["rss_mib"] for s in samples[-3:])
     checks = {"no failed episode": last["failures"] == 0,
               "no live session left": last["sessions"] == 0,
               "no leaked file descriptor": last["fds"] <= warm["fds"] + FD_SLACK,
-              "flat memory": last["rss_mib"] - warm["rss_mib"] < RSS_SLACK_MIB}
+              "flat memory": last_peak - warm_peak < RSS_SLACK_MIB}
     table(f"Soak: {episodes} episodes on one hub ({env_id})",
           ["episodes", "live sessions", "open fds", "RSS MiB", "failures"],
           [[s["episodes"], s["sessions"], s["fds"], s["rss_mib"], s["failures"]]

@@ -17,7 +17,7 @@ import _workload  # noqa: E402
 import uvicorn  # noqa: E402
 
 from agentworld.hub.app import create_app  # noqa: E402
-from agentworld.hub.settings import HubSettings  # noqa: E402
+from agentworld.hub.settings import HubSettings, limit_malloc_arenas  # noqa: E402
 from agentworld.servers import (  # noqa: E402
     Catalog,
     DataSource,
@@ -63,6 +63,7 @@ def main() -> None:
     catalog = Catalog(modules={})
     catalog.add(DEFINITION)
     settings = HubSettings(port=args.port, max_sessions=args.max_sessions)
+    limit_malloc_arenas()  # as `agentworld hub` does
     uvicorn.run(create_app(catalog, settings=settings), host="127.0.0.1", port=args.port,
                 ws_max_size=settings.max_request_bytes, ws_per_message_deflate=False,
                 log_level="warning")
