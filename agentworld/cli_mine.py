@@ -92,9 +92,22 @@ def cmd_mine_stats(args: argparse.Namespace) -> int:
         records = load_snapshot(args.snapshot or DEFAULT_SNAPSHOT)
     except SnapshotError as exc:
         raise SystemExit(f"error: {exc}") from exc
+    if args.list:
+        _print_list(records, args.category)
+        return 0
     stats = mine_stats(records)
     print(stats_markdown(stats) if args.markdown else json.dumps(stats, indent=2))
     return 0
+
+
+def _print_list(records, category: str | None) -> None:
+    """One line per selected server: what the next stage compiles."""
+    print("name\tversion\tl2\ttools\tverb_ratio\tentities")
+    for r in records:
+        if r.selected and (category is None or category in (r.l1, r.l2)):
+            entities = ",".join(r.fit.get("entities", [])[:8])
+            print(f"{r.name}\t{r.version}\t{r.l2}\t{len(r.tools)}\t{r.fit.get('verb_ratio')}\t"
+                  f"{entities}")
 
 
 def add_mine_commands(world_sub) -> None:
@@ -123,4 +136,6 @@ def add_mine_commands(world_sub) -> None:
     p = world_sub.add_parser("mine-stats", help="the numbers of a pinned mining snapshot")
     p.add_argument("--snapshot", help="default: the snapshot shipped with the package")
     p.add_argument("--markdown", action="store_true")
+    p.add_argument("--list", action="store_true", help="the selected servers, one per line")
+    p.add_argument("--category", help="with --list: only this top- or second-level category")
     p.set_defaults(func=cmd_mine_stats)

@@ -59,3 +59,12 @@ def test_mine_stats_reads_the_shipped_snapshot(capsys):
     assert main(["world", "mine-stats"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["selected"] > 0 and len(stats["by_category"]) == 50
+
+
+def test_mine_stats_lists_the_selected_servers(capsys):
+    assert main(["world", "mine-stats", "--list", "--category", "Software Development"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("name\tversion\tl2") and len(lines) > 1
+    assert all(line.split("\t")[2] in {"Code Hosting & Version Control",
+                                        "Issue Tracking & Project Management",
+                                        "CI/CD & Release Management"} for line in lines[1:])
