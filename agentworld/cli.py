@@ -128,7 +128,8 @@ def cmd_hub(args: argparse.Namespace) -> int:
     import uvicorn
 
     from agentworld.hub.app import create_app
-    from agentworld.hub.settings import HubSettings, limit_malloc_arenas
+    from agentworld.hub.memory import limit_malloc_arenas
+    from agentworld.hub.settings import HubSettings
 
     token = args.token or os.environ.get("AGENTWORLD_TOKEN") or None
     if args.host not in ("127.0.0.1", "localhost", "::1") and token is None:

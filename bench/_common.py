@@ -122,10 +122,16 @@ def child_env() -> dict[str, str]:
 
 @contextlib.contextmanager
 def server_process(args: Sequence[str], health_path: str = "/healthz",
-                   port: int | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
-    """Run ``python <args> --port P`` and yield (base URL, process) once ``health_path`` answers."""
+                   port: int | None = None, tree: Path | None = None
+                   ) -> Iterator[tuple[str, subprocess.Popen]]:
+    """Run ``python <args> --port P`` and yield (base URL, process) once ``health_path`` answers.
+    ``tree``: import agentworld from there (bench/_baseline.py) instead of the working tree."""
     port = port or free_port()
-    proc = subprocess.Popen([PYTHON, *args, "--port", str(port)], cwd=ROOT, env=child_env(),
+    env = child_env()
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(tree), env["PYTHONPATH"]])
+    # Run from the tree's folder: ``-m`` puts the working directory first on sys.path.
+    proc = subprocess.Popen([PYTHON, *args, "--port", str(port)], cwd=tree or ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -141,9 +147,9 @@ def server_process(args: Sequence[str], health_path: str = "/healthz",
 
 
 @contextlib.contextmanager
-def hub_process(max_sessions: int = 2048, extra: Sequence[str] = ()):
+def hub_process(max_sessions: int = 2048, extra: Sequence[str] = (), tree: Path | None = None):
     with server_process(["-m", "agentworld", "hub", "--max-sessions", str(max_sessions),
-                         "--log-level", "warning", *extra]) as (base, proc):
+                         "--log-level", "warning", *extra], tree=tree) as (base, proc):
         yield base, proc
 
 

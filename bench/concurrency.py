@@ -28,6 +28,8 @@ SWEEP = (1, 16, 64, 256, 1024)
 # Steps only, as the peer's workload: no episode reaches its step limit (which runs the task's
 # verifier), and a rollout worker holds the tool list after its first reset.
 MAX_STEPS = 10_000
+# Set to {} to drive a hub that predates ``include_tools`` (bench/profile_step.py --baseline).
+RESET_EXTRA: dict[str, Any] = {"include_tools": False}
 
 
 async def _ws_session(http: aiohttp.ClientSession, base: str, env_id: str, i: int, steps: int,
@@ -45,7 +47,7 @@ async def _ws_session(http: aiohttp.ClientSession, base: str, env_id: str, i: in
                 lat[op].append(time.perf_counter() - t)
 
             await send("reset", {"op": "reset", "env_id": env_id, "seed": i,
-                                 "max_steps": MAX_STEPS, "include_tools": False})
+                                 "max_steps": MAX_STEPS, **RESET_EXTRA})
             for _ in range(steps):
                 await send("step", {"op": "step", "action": action})
             await send("close", {"op": "close"})
@@ -70,7 +72,7 @@ async def _http_session(http: aiohttp.ClientSession, base: str, env_id: str, i: 
     try:
         sid = (await call("reset", "POST", "/v1/sessions",
                           {"env_id": env_id, "seed": i, "max_steps": MAX_STEPS,
-                           "include_tools": False}))["session_id"]
+                           **RESET_EXTRA}))["session_id"]
         for _ in range(steps):
             await call("step", "POST", f"/v1/sessions/{sid}/step", {"action": action})
         await call("close", "DELETE", f"/v1/sessions/{sid}")

@@ -8,6 +8,7 @@ calls) is separated from argument and output validation, JSON, thread hops, the 
 metrics and the event loop. The hub's CPU time per step comes from ``/proc``.
 
 Run: python bench/profile_step.py [--transport ws|http|mcp] [--sessions 64] [--steps 40]
+         [--baseline REV]   # the same profile of an earlier revision first, then the ratios
 Writes bench/results/profile_<transport>.json and the collapsed stacks next to it.
 """
 
@@ -94,14 +95,14 @@ async def _mcp_load(base: str, env_id: str, sessions: int, steps: int) -> int:
 
 
 def run(transport: str, sessions: int, steps: int, env_id: str = "github",
-        rate: int = 1000, tag: str = "") -> dict[str, Any]:
+        rate: int = 1000, tag: str = "", tree: Path | None = None) -> dict[str, Any]:
     spy = shutil.which("py-spy")
     if spy is None:
         raise SystemExit("py-spy is not installed (pip install py-spy)")
     RESULTS.mkdir(parents=True, exist_ok=True)
     name = f"profile_{transport}" + (f"_{tag}" if tag else "")
     raw = RESULTS / f"{name}.txt"
-    with hub_process(max_sessions=4096) as (base, proc):
+    with hub_process(max_sessions=4096, tree=tree) as (base, proc):
         urllib.request.urlopen(f"{base}/v1/envs/{env_id}").read()
         if transport == "mcp":
             asyncio.run(_mcp_load(base, env_id, 2, 5))  # start the env's MCP manager
@@ -148,5 +149,29 @@ if __name__ == "__main__":
     parser.add_argument("--steps", type=int, default=40)
     parser.add_argument("--env", default="github")
     parser.add_argument("--tag", default="", help="suffix for the result files (before/after)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="first profile this git revision the same way (tag 'baseline')")
     args = parser.parse_args()
-    run(args.transport, args.sessions, args.steps, args.env, tag=args.tag)
+    if args.baseline:
+        import concurrency
+        from _baseline import export_tree
+
+        concurrency.RESET_EXTRA, extra = {}, concurrency.RESET_EXTRA  # an older hub's body
+        before = run(args.transport, args.sessions, args.steps, args.env, tag="baseline",
+                     tree=export_tree(args.baseline))
+        concurrency.RESET_EXTRA = extra
+    after = run(args.transport, args.sessions, args.steps, args.env, tag=args.tag)
+    if args.baseline:
+        table(f"Baseline {args.baseline} against the working tree (same run, ms per request)",
+              ["category", "baseline", "now", "now / baseline"],
+              [[k, before["shares"][k] * before["hub_cpu_ms_per_request"],
+                after["shares"][k] * after["hub_cpu_ms_per_request"],
+                (after["shares"][k] * after["hub_cpu_ms_per_request"])
+                / max(1e-9, before["shares"][k] * before["hub_cpu_ms_per_request"])]
+               for k in after["shares"]]
+              + [["total (hub CPU)", before["hub_cpu_ms_per_request"],
+                  after["hub_cpu_ms_per_request"],
+                  after["hub_cpu_ms_per_request"] / before["hub_cpu_ms_per_request"]],
+                 ["our overhead (all but the tool)", before["overhead_ms_per_request"],
+                  after["overhead_ms_per_request"],
+                  after["overhead_ms_per_request"] / before["overhead_ms_per_request"]]])

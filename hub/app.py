@@ -23,6 +23,7 @@ from agentworld.servers.errors import SessionClosedError
 from .errors import HubError, SessionCapacityError, UnknownSessionError
 from .inline import InlineGuard
 from .mcp_routes import McpHosts
+from .memory import release_free_memory
 from .metrics import HubMetrics
 from .middleware import GuardMiddleware
 from .routes import Hub, build_router
@@ -93,9 +94,14 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
     mcp = McpHosts(catalog, sessions, settings, hub)
 
     async def reaper() -> None:
+        last_ended = 0
         while True:
             await anyio.sleep(settings.reap_interval)
             reaped = await anyio.to_thread.run_sync(sessions.reap_idle)
+            ended = sessions.ended_total
+            if ended != last_ended:  # sessions ended since the last sweep: return their pages
+                last_ended = ended
+                await anyio.to_thread.run_sync(release_free_memory)
             if reaped:
                 metrics.sessions_reaped.inc(reaped)
                 log.info("reaped %d idle sessions", reaped)

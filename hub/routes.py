@@ -147,6 +147,12 @@ def _reset_body(request: Request, raw: bytes) -> ResetRequest:
             [{**e, "loc": ("body", *e["loc"])} for e in exc.errors(include_url=False)]) from None
 
 
+def _json_body(schema: dict[str, Any]) -> dict[str, Any]:
+    # Bodies are parsed by hand (one strict parser); the OpenAPI document still shows them.
+    return {"requestBody": {"required": True,
+                            "content": {"application/json": {"schema": schema}}}}
+
+
 def _invalid(loc: tuple[str, ...], msg: str) -> RequestValidationError:
     return RequestValidationError([{"type": "value_error", "loc": loc, "msg": msg,
                                     "input": None}])
@@ -177,14 +183,17 @@ def build_router(hub: Hub) -> APIRouter:
         return _json({**env.describe(), "tools_hash": tool_listing(env).hash,
                       "tasks": [t.describe() for t in env.tasks]})
 
-    @router.post("/sessions", status_code=201)
+    @router.post("/sessions", status_code=201, openapi_extra=_json_body(
+        ResetRequest.model_json_schema()))
     async def reset(request: Request):
         # Parsed here, as the step body is: one strict parser for every body (NaN and Infinity
         # are refused), with FastAPI's 422 answers.
         body = _reset_body(request, await request.body())
         return _json(await hub.reset(body, request.scope.get("root_path", "")), 201)
 
-    @router.post("/sessions/{session_id}/step")
+    @router.post("/sessions/{session_id}/step", openapi_extra=_json_body({
+        "type": "object", "required": ["action"], "additionalProperties": False,
+        "properties": {"action": {"description": "a tool call (hub/actions.py) or submit"}}}))
     async def step(session_id: str, request: Request):
         # The hot path: the body is parsed here rather than by FastAPI's dependency machinery
         # (one strict orjson parse, one key check), with the same 422 answers as the model.

@@ -47,6 +47,7 @@ class SessionManager:
         self._reserved = 0
         self.created_total = 0
         self.reaped_total = 0
+        self.ended_total = 0  # deleted or reaped
 
     def __len__(self) -> int:
         return len(self._sessions)
@@ -97,6 +98,7 @@ class SessionManager:
             if session is None:
                 raise UnknownSessionError(session_id)
             self._by_token.pop(session.mcp_token, None)
+            self.ended_total += 1
         session.episode.close()
 
     def reap_idle(self, now: float | None = None) -> int:
@@ -108,6 +110,7 @@ class SessionManager:
                 del self._sessions[session.id]
                 self._by_token.pop(session.mcp_token, None)
             self.reaped_total += len(stale)
+            self.ended_total += len(stale)
         for session in stale:
             session.episode.close()
         return len(stale)

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import ctypes
 from dataclasses import dataclass
 
-_M_ARENA_MAX = -8  # glibc's mallopt parameter
-
-__all__ = ["HubSettings", "limit_malloc_arenas"]
+__all__ = ["HubSettings"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -32,16 +29,3 @@ class HubSettings:
     # replica and its incarnation, so the entry router can route (and tell a lost session).
     session_id_prefix: str = ""
 
-
-def limit_malloc_arenas(arenas: int = 2) -> bool:
-    """Cap glibc's malloc arenas for this process; for entrypoints, before threads start.
-
-    glibc gives each thread that allocates its own arena; the hub's worker threads clone and
-    drop SQLite databases in all of them, and the arenas fragment: RSS grew 48 MiB over a
-    10,000-episode soak with the default, and stayed flat with two arenas (bench/soak.py).
-    Returns False where there is no glibc (nothing changes there).
-    """
-    try:
-        return bool(ctypes.CDLL("libc.so.6").mallopt(_M_ARENA_MAX, arenas))
-    except (OSError, AttributeError):
-        return False

@@ -17,7 +17,8 @@ import _workload  # noqa: E402
 import uvicorn  # noqa: E402
 
 from agentworld.hub.app import create_app  # noqa: E402
-from agentworld.hub.settings import HubSettings, limit_malloc_arenas  # noqa: E402
+from agentworld.hub.memory import limit_malloc_arenas  # noqa: E402
+from agentworld.hub.settings import HubSettings  # noqa: E402
 from agentworld.servers import (  # noqa: E402
     Catalog,
     DataSource,

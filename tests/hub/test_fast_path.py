@@ -260,7 +260,7 @@ def test_mcp_bodies_with_non_finite_numbers_get_a_parse_error(tiny_catalog, path
 def test_malloc_arenas_can_be_capped_where_glibc_runs():
     import platform
 
-    from agentworld.hub.settings import limit_malloc_arenas
+    from agentworld.hub.memory import limit_malloc_arenas
 
     capped = limit_malloc_arenas(8)  # this test process keeps glibc's usual cap for 8 threads
     assert capped is (platform.system() == "Linux" and platform.libc_ver()[0] == "glibc")
