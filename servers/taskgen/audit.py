@@ -60,6 +60,7 @@ class TaskAudit:
     results: list[VariantResult] = field(default_factory=list)
     answer_in_prompt: bool = False
     unspecified: list[str] = field(default_factory=list)
+    redundant: list[str] = field(default_factory=list)   # writes that change nothing
 
     @property
     def false_negatives(self) -> list[VariantResult]:
@@ -72,12 +73,13 @@ class TaskAudit:
     @property
     def ok(self) -> bool:
         return (self.reference_passed and not self.false_negatives and not self.false_positives
-                and not self.answer_in_prompt and not self.unspecified)
+                and not self.answer_in_prompt and not self.unspecified and not self.redundant)
 
     def to_dict(self) -> dict[str, Any]:
         return {"task_id": self.task_id, "env_id": self.env_id, "ok": self.ok,
                 "reference_passed": self.reference_passed,
                 "answer_in_prompt": self.answer_in_prompt, "unspecified": self.unspecified,
+                "redundant": self.redundant,
                 "variants": len(self.results),
                 "false_negatives": [[r.kind, r.detail] for r in self.false_negatives],
                 "false_positives": [[r.kind, r.detail] for r in self.false_positives]}
@@ -105,7 +107,9 @@ def _outcome(env: Environment, db) -> str:
         ignored = {c.split(".", 1)[1] for c in skip_columns if c.startswith(("*.", f"{table}."))}
         _, rows = snapshot(db, table)
         for key in sorted(rows):
-            row = {c: v for c, v in rows[key].items() if c not in ignored}
+            # When a write happened is not what it did: timestamps shift with the call count.
+            row = {c: v for c, v in rows[key].items() if c not in ignored
+                   and not (isinstance(v, str) and _TIMESTAMP.match(v))}
             digest.update(repr((table, key, sorted(row.items()))).encode())
     return digest.hexdigest()
 
@@ -491,6 +495,13 @@ def audit_task(env: Environment, record: TaskRecord, *, graph: ToolGraph | None 
     if not reference.verdict.passed:
         return audit
     variants = _Variants(env, record, reference, rng, graph)
+    for i in variants.mutations[:8]:
+        # A write the outcome does not need ("set the name to the name it has") is a step
+        # that asks nothing of the agent.
+        without = [c for j, c in enumerate(variants.calls) if j != i]
+        if play(env, record, without, record.reference_answer,
+                reference=reference.steps).hash == reference.hash:
+            audit.redundant.append(f"call {i + 1} ({variants.calls[i][0]})")
     for family, kinds in (("equivalent", EQUIVALENT), ("near_miss", NEAR_MISS)):
         for kind in kinds:
             for calls, answer, detail in getattr(variants, kind)():
@@ -524,6 +535,7 @@ def summarize(audits: list[TaskAudit]) -> dict[str, Any]:
         "reference_failed": [a.task_id for a in audits if not a.reference_passed],
         "answer_in_prompt": [a.task_id for a in audits if a.answer_in_prompt],
         "unspecified_step": [a.task_id for a in audits if a.unspecified],
+        "redundant_step": [a.task_id for a in audits if a.redundant],
         "equivalent": {"variants": equivalent, "false_negatives": fn},
         "near_miss": {"variants": near, "false_positives": fp,
                       "rate": round(fp / near, 4) if near else 0.0},

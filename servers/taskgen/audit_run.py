@@ -45,7 +45,8 @@ def print_table(report: dict[str, Any]) -> None:
           f"({100 * nm['rate']:.2f}%)")
     for label, key in (("reference solution failed", "reference_failed"),
                        ("answer in prompt", "answer_in_prompt"),
-                       ("unspecified step", "unspecified_step")):
+                       ("unspecified step", "unspecified_step"),
+                       ("write that changes nothing", "redundant_step")):
         items = report[key]
         print(f"{label}: {len(items)}" + (f" ({', '.join(items[:8])})" if items else ""))
     for title, key in (("false negatives", "false_negative_tasks"),

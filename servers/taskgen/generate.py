@@ -22,7 +22,7 @@ __all__ = ["GenerationReport", "generate_tasks", "split_of", "TASKS_PER_ENV", "T
 
 # Bumped whenever generation or the verifier contract changes: stored sets of another version
 # are generated again.
-TASKGEN_VERSION = "2"
+TASKGEN_VERSION = "3"
 TASKS_PER_ENV = 12
 LONG_PER_ENV = 2
 
@@ -76,6 +76,8 @@ def _audit_finding(env: Environment, record: TaskRecord, graph: ToolGraph) -> st
         return "answer_in_prompt"
     if audit.unspecified:
         return "unspecified_step"
+    if audit.redundant:
+        return "redundant_step"
     if audit.false_negatives:
         return "false_negative:" + audit.false_negatives[0].kind
     if audit.false_positives:
