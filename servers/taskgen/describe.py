@@ -6,6 +6,7 @@ stated."""
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from typing import Any
 
 from .graph import ToolGraph, singular
@@ -129,8 +130,17 @@ def _sentence(step: Step, graph: ToolGraph, db) -> str:
     return f"{action.capitalize()} {subject}{details}"
 
 
+_OPENERS = (
+    "Could you help me with a few things in {title}?",
+    "Here is what I need done in {title} today, in this order.",
+    "I'm working through my list for {title} and need a hand.",
+    "A few things for you in {title}, one after the other.",
+    "Before the end of the day, please take care of this in {title}.",
+)
+
+
 def describe_chain(chain: Chain, graph: ToolGraph, ask: str | None, *,
-                   db: sqlite3.Connection | None = None) -> str:
+                   db: sqlite3.Connection | None = None, title: str = "") -> str:
     sentences = [_sentence(step, graph, db) for step in chain.steps]
     text = sentences[0] + "".join(
         f". {'Then' if i < len(sentences) - 1 else 'Finally'}, {s[0].lower() + s[1:]}"
@@ -138,4 +148,6 @@ def describe_chain(chain: Chain, graph: ToolGraph, ask: str | None, *,
     text += "."
     if ask:
         text += f" Tell me {ask}."
-    return "I need a hand with this. " + text
+    pick = zlib.crc32(repr([s.tool for s in chain.steps]).encode()) % len(_OPENERS)
+    opener = _OPENERS[pick].format(title=title) if title else "Could you help me with this?"
+    return f"{opener} {text}"

@@ -108,7 +108,7 @@ def graph_task(env: Environment, graph: ToolGraph, rng: random.Random, *, length
         answer, ask = found
     db = env.template.clone()
     try:
-        prompt = describe_chain(chain, graph, ask, db=db)
+        prompt = describe_chain(chain, graph, ask, db=db, title=env.manifest.title)
     finally:
         db.close()
     calls = [[s.tool, s.arguments] for s in chain.steps]
