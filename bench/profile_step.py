@@ -95,7 +95,7 @@ async def _mcp_load(base: str, env_id: str, sessions: int, steps: int) -> int:
 
 
 def run(transport: str, sessions: int, steps: int, env_id: str = "github",
-        rate: int = 1000, tag: str = "", tree: Path | None = None) -> dict[str, Any]:
+        rate: int = 400, tag: str = "", tree: Path | None = None) -> dict[str, Any]:
     spy = shutil.which("py-spy")
     if spy is None:
         raise SystemExit("py-spy is not installed (pip install py-spy)")
@@ -109,7 +109,7 @@ def run(transport: str, sessions: int, steps: int, env_id: str = "github",
         else:
             asyncio.run(sweep_point(base, proc.pid, transport, env_id, 8, 5))  # warm up
         sampler = subprocess.Popen([spy, "record", "-p", str(proc.pid), "-r", str(rate),
-                                    "-f", "raw", "-o", str(raw), "--nonblocking", "--gil"],
+                                    "-f", "raw", "-o", str(raw), "--gil"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1.0)  # py-spy attaches
         cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()

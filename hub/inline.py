@@ -131,7 +131,14 @@ class InlineGuard:
 
     def _inline_done(self, key: Any, wall: float, cpu: float) -> None:
         self.inline_runs += 1
-        self.observe(key, time.thread_time() - cpu, time.perf_counter() - wall)
+        self._measured(key, wall, cpu)
+
+    def _measured(self, key: Any, wall: float, cpu: float) -> None:
+        wall_s = time.perf_counter() - wall
+        # CPU time never exceeds wall time: the (costlier) thread clock is read only when the
+        # wall time alone cannot clear the call.
+        cpu_s = wall_s if wall_s <= self.budget_s else time.thread_time() - cpu
+        self.observe(key, cpu_s, wall_s)
 
     def timed(self, key: Any, fn: Callable[..., T]) -> Callable[..., T]:
         """``fn`` wrapped to time itself, for a run in a worker thread."""
@@ -141,7 +148,7 @@ class InlineGuard:
                 return fn(*args)
             finally:
                 self.thread_runs += 1
-                self.observe(key, time.thread_time() - cpu, time.perf_counter() - wall)
+                self._measured(key, wall, cpu)
         return run
 
     def stats(self) -> dict[str, int]:
