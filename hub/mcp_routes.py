@@ -16,8 +16,10 @@ owns one, and managers are started inside it on demand.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import re
+import weakref
 from typing import Any
 
 import anyio
@@ -29,7 +31,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.exceptions import MCPError
 from starlette.types import Receive, Scope, Send
 
-from agentworld.servers import Catalog
+from agentworld.servers import Catalog, Environment
 from agentworld.servers.mcp_server import (
     build_mcp_server,
     mcp_tools,
@@ -43,6 +45,19 @@ from .middleware import replay_body
 from .routes import Hub, tool_key
 from .sessions import SessionManager
 from .settings import HubSettings
+
+# The environment of the session a /sessions/{token}/mcp request is for (set by the endpoint).
+_request_env: contextvars.ContextVar[Environment] = contextvars.ContextVar("agentworld_env")
+# Each environment's tools as MCP models, built once (a tools/list reply builds no models).
+_tool_models: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _listed_tools(env: Environment) -> list[types.Tool]:
+    tools = _tool_models.get(env)
+    if tools is None:
+        tools = _tool_models[env] = mcp_tools(env)
+    return tools
+
 
 # Only bodies that could hold a non-finite number are parsed twice (here, then by the SDK).
 _NON_FINITE_HINT = re.compile(rb"NaN|Infinity|\d[eE][+]?\d{3}")
@@ -169,13 +184,18 @@ class McpHosts:
     # -- /sessions/{token}/mcp ---------------------------------------------------------------------
     async def session_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            self.sessions.by_mcp_token(scope["path_params"]["token"])
+            session = self.sessions.by_mcp_token(scope["path_params"]["token"])
         except UnknownSessionError as exc:
             await _json_error(send, 404, exc.code, str(exc))
             return
         receive = await _strict_body(scope, receive, send)
-        if receive is not None:
+        if receive is None:
+            return
+        token = _request_env.set(session.episode.env)
+        try:
             await self._session_manager.handle_request(scope, receive, send)
+        finally:
+            _request_env.reset(token)
 
     def _hub_session(self, ctx: Any):
         try:
@@ -185,7 +205,14 @@ class McpHosts:
 
     def _episode_server(self) -> Server:
         async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None):
-            return types.ListToolsResult(tools=mcp_tools(self._hub_session(ctx).episode.env))
+            return types.ListToolsResult(tools=_listed_tools(self._hub_session(ctx).episode.env))
+
+        def input_schema(name: str) -> dict[str, Any] | None:
+            # The SDK checks Mcp-Param headers against the called tool's schema on every
+            # stateless call; without this lookup it runs the whole tools/list handler for it.
+            env = _request_env.get(None)
+            spec = env.tool(name) if env is not None else None
+            return spec.input_schema if spec is not None else None
 
         async def call_tool(ctx: Any, params: types.CallToolRequestParams):
             episode = self._hub_session(ctx).episode
@@ -197,4 +224,5 @@ class McpHosts:
                 raise MCPError(code=types.INVALID_REQUEST, message=str(exc)) from exc
             return to_call_tool_result(result)
 
-        return Server("agentworld-episode", on_list_tools=list_tools, on_call_tool=call_tool)
+        return Server("agentworld-episode", on_list_tools=list_tools, on_call_tool=call_tool,
+                      get_tool_input_schema=input_schema)

@@ -124,6 +124,11 @@ def build_mcp_server(env: Environment, *, seed: int = 0, offload: bool = False,
     async def list_tools(ctx: Any, params: types.PaginatedRequestParams | None):
         return types.ListToolsResult(tools=tools)
 
+    def input_schema(name: str) -> dict[str, Any] | None:
+        # For the SDK's Mcp-Param header check, which would otherwise list every tool per call.
+        spec = env.tool(name)
+        return spec.input_schema if spec is not None else None
+
     def call(ctx: Any, params: types.CallToolRequestParams, blocking: bool = True) -> ToolResult:
         session = session_for(ctx, create=blocking)
         if session is None:
@@ -142,7 +147,7 @@ def build_mcp_server(env: Environment, *, seed: int = 0, offload: bool = False,
     server = Server(
         f"agentworld-{env.id}", version=env.manifest.version, title=env.manifest.title,
         description=env.manifest.description, instructions=_instructions(env),
-        on_list_tools=list_tools, on_call_tool=call_tool)
+        on_list_tools=list_tools, on_call_tool=call_tool, get_tool_input_schema=input_schema)
     if not one_client:
         _advertise_sessions_only(server)
     return server if telemetry else without_telemetry(server)
