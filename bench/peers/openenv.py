@@ -17,6 +17,10 @@ Measured, each side against the other:
   the sessions spread over three client processes so that the client is not what saturates;
 * the success rate of 1,024 concurrent sessions (5 steps each).
 
+Latencies are measured in rounds, each side in turn, and pooled; each load level runs twice on
+each side (ours, peer, ours, peer) and each side keeps its best run. The machine's load average
+at the start and the end is printed with the ratios.
+
 Run: python bench/peers/openenv.py [--quick]
 Writes bench/results/peer_openenv.json.
 """
@@ -267,12 +271,19 @@ def _interleaved(servers: dict[str, Server], peer_python: Path, quick: bool) -> 
     return {k: _pool(v) for k, v in parts.items()}
 
 
-def _sweeps(ours: Server, peer: Server) -> tuple[list, list]:
-    """Each load level on both sides back to back."""
+def _sweeps(ours: Server, peer: Server, repeats: int = 2) -> tuple[list, list]:
+    """Each load level on both sides back to back, ``repeats`` times (ours, peer, ours, peer);
+    each side keeps its best run: on a shared machine a run can only lose to other load."""
     mine, theirs = [], []
     for n, steps in ((16, 20), (64, 20), (256, 20), (1024, 5)):
-        mine.append(sweep(ours, OURS, n, steps))
-        theirs.append(sweep(peer, PEER, n, steps))
+        runs: dict[str, list] = {"ours": [], "peer": []}
+        for _ in range(repeats):
+            runs["ours"].append(sweep(ours, OURS, n, steps))
+            runs["peer"].append(sweep(peer, PEER, n, steps))
+        for side, out in (("ours", mine), ("peer", theirs)):
+            best = max(runs[side], key=lambda r: (r["success_rate"], r["steps_per_s"]))
+            out.append({**best, "runs": [r["steps_per_s"] for r in runs[side]],
+                        "worst_success_rate": min(r["success_rate"] for r in runs[side])})
     return mine, theirs
 
 
@@ -332,7 +343,7 @@ def targets(out: dict[str, Any]) -> list[dict[str, Any]]:
     out_rows.append({"target": "server CPU per request at 256, ours / OpenEnv", "measured": cpu,
                      "goal": "<= 1", "met": cpu <= 1})
     for name, side in (("ours", o), ("OpenEnv", p)):
-        rate = _at(side, 1024)["success_rate"]
+        rate = _at(side, 1024)["worst_success_rate"]
         out_rows.append({"target": f"1,024 concurrent sessions succeed ({name})",
                          "measured": rate, "goal": "100%" if name == "ours" else "(info)",
                          "met": rate == 1.0 if name == "ours" else None})
@@ -351,7 +362,8 @@ def report(out: dict[str, Any]) -> None:
     for n in (16, 64, 256, 1024):
         a, c = _at(o, n), _at(p, n)
         rows.append([f"N={n}: steps/s", a["steps_per_s"], c["steps_per_s"]])
-        rows.append([f"N={n}: success", f"{a['success_rate']:.1%}", f"{c['success_rate']:.1%}"])
+        rows.append([f"N={n}: success (worst run)", f"{a['worst_success_rate']:.1%}",
+                     f"{c['worst_success_rate']:.1%}"])
         rows.append([f"N={n}: server CPU ms/request", a["cpu_ms_per_request"],
                      c["cpu_ms_per_request"]])
     table(f"agentworld vs {out['peer_name']} (same workload, same run)",
