@@ -93,24 +93,50 @@ class Played:
     refused: int
 
 
+_TEMPLATE_KEYS: dict[tuple[str, str], dict[str, set[str]]] = {}
+
+
+def _template_keys(env: Environment) -> dict[str, set[str]]:
+    """The row keys of every table of the template (cached: a template never changes)."""
+    cache_key = (env.id, env.template.hash)
+    if cache_key not in _TEMPLATE_KEYS:
+        db = env.template.clone()
+        try:
+            tables = [r[0] for r in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                "'sqlite_%'")]
+            _TEMPLATE_KEYS[cache_key] = {t: set(snapshot(db, t)[1]) for t in tables}
+        finally:
+            db.close()
+    return _TEMPLATE_KEYS[cache_key]
+
+
 def _outcome(env: Environment, db) -> str:
-    """A digest of what a run left behind, without the bookkeeping every write touches (a
-    write that only bumps ``updated_at`` changed nothing)."""
+    """A digest of what a run left behind, as a verifier sees it: bookkeeping every write
+    touches is left out (a write that only bumps ``updated_at`` changed nothing), and so are
+    timestamps and the ids of rows the run created (created rows count by their content)."""
     skip_tables, skip_columns = bookkeeping_of(env)
-    digest = hashlib.blake2b(digest_size=16)
+    known = _template_keys(env)
     tables = [r[0] for r in db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY name")]
-    for table in tables:
-        if table in skip_tables:
-            continue
+    state = {t: snapshot(db, t) for t in tables if t not in skip_tables}
+    new_ids = {row[keys[0]] for t, (keys, rows) in state.items() if len(keys) == 1
+               for k, row in rows.items() if k not in known.get(t, set())}
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, str) and (value in new_ids or _TIMESTAMP.match(value)):
+            return "<generated>"
+        return value
+
+    digest = hashlib.blake2b(digest_size=16)
+    for table, (_, rows) in state.items():
         ignored = {c.split(".", 1)[1] for c in skip_columns if c.startswith(("*.", f"{table}."))}
-        _, rows = snapshot(db, table)
-        for key in sorted(rows):
-            # When a write happened is not what it did: timestamps shift with the call count.
-            row = {c: v for c, v in rows[key].items() if c not in ignored
-                   and not (isinstance(v, str) and _TIMESTAMP.match(v))}
-            digest.update(repr((table, key, sorted(row.items()))).encode())
+        old, created = [], []
+        for key, row in rows.items():
+            content = sorted((c, plain(v)) for c, v in row.items() if c not in ignored)
+            (old if key in known.get(table, set()) else created).append((key, content))
+        digest.update(repr((table, sorted(old), sorted(repr(c) for _, c in created))).encode())
     return digest.hexdigest()
 
 
