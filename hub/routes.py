@@ -67,7 +67,9 @@ class Hub:
 
     async def reset(self, body: ResetRequest, base_path: str = "") -> dict[str, Any]:
         started = time.perf_counter()
-        session = await self.guarded(("reset", body.env_id), self._create, body)
+        # Unknown ids always go to a thread: a client must not grow the guard's table.
+        key = ("reset", body.env_id) if body.env_id in self.catalog else None
+        session = await self.guarded(key, self._create, body)
         self.metrics.reset_latency.observe(time.perf_counter() - started)
         self.metrics.sessions_created.labels(body.env_id).inc()
         episode = session.episode

@@ -180,6 +180,17 @@ def test_the_guard_admits_proven_cheap_kinds_and_backs_off():
     assert not off.admits("k")
 
 
+def test_unknown_names_do_not_grow_the_guard(client):
+    guard = client.app.state.hub.guard
+    sid = client.post("/v1/sessions", json={"env_id": "tiny", "max_steps": 50}).json()[
+        "session_id"]
+    for i in range(20):
+        assert client.post("/v1/sessions", json={"env_id": f"nope-{i}"}).status_code == 404
+        step = client.post(f"/v1/sessions/{sid}/step", json={"action": {"name": f"x{i}"}})
+        assert step.json()["info"]["error_code"] == "UNKNOWN_TOOL"
+    assert len(guard._records) <= 3  # tiny's reset, the one unknown-tool key
+
+
 def test_reset_can_leave_the_tool_list_out(client):
     full = client.post("/v1/sessions", json={"env_id": "tiny"}).json()["info"]
     assert full["tools"] and len(full["tools_hash"]) == 32
