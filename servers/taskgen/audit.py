@@ -22,7 +22,7 @@ from agentworld.servers import Environment, Session
 from agentworld.servers.tasks import Step, Verdict, VerifierInput
 
 from .answers import answer_matches, render_answer
-from .checks import snapshot
+from .checks import snapshot, table_digest
 from .effects import bookkeeping_of
 from .graph import ToolGraph
 from .record import TaskRecord
@@ -93,22 +93,23 @@ class Played:
     refused: int
 
 
-_TEMPLATE_KEYS: dict[tuple[str, str], dict[str, set[str]]] = {}
+_TEMPLATES: dict[tuple[str, str], dict[str, tuple[int, set[str]]]] = {}
 
 
-def _template_keys(env: Environment) -> dict[str, set[str]]:
-    """The row keys of every table of the template (cached: a template never changes)."""
+def _template_tables(env: Environment) -> dict[str, tuple[int, set[str]]]:
+    """Each template table's fingerprint and row keys (cached: a template never changes)."""
     cache_key = (env.id, env.template.hash)
-    if cache_key not in _TEMPLATE_KEYS:
+    if cache_key not in _TEMPLATES:
         db = env.template.clone()
         try:
             tables = [r[0] for r in db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
                 "'sqlite_%'")]
-            _TEMPLATE_KEYS[cache_key] = {t: set(snapshot(db, t)[1]) for t in tables}
+            _TEMPLATES[cache_key] = {t: (table_digest(db, t), set(snapshot(db, t)[1]))
+                                     for t in tables}
         finally:
             db.close()
-    return _TEMPLATE_KEYS[cache_key]
+    return _TEMPLATES[cache_key]
 
 
 def _outcome(env: Environment, db) -> str:
@@ -116,28 +117,61 @@ def _outcome(env: Environment, db) -> str:
     touches is left out (a write that only bumps ``updated_at`` changed nothing), and so are
     timestamps and the ids of rows the run created (created rows count by their content)."""
     skip_tables, skip_columns = bookkeeping_of(env)
-    known = _template_keys(env)
+    template = _template_tables(env)
     tables = [r[0] for r in db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY name")]
-    state = {t: snapshot(db, t) for t in tables if t not in skip_tables}
-    new_ids = {row[keys[0]] for t, (keys, rows) in state.items() if len(keys) == 1
-               for k, row in rows.items() if k not in known.get(t, set())}
+    texts: dict[str, str] = {}
+    changed = {}
+    for table in tables:
+        if table in skip_tables:
+            continue
+        if table in template and table_digest(db, table) == template[table][0]:
+            texts[table] = "as-template"
+        else:
+            changed[table] = snapshot(db, table)
+    known = {t: template.get(t, (0, set()))[1] for t in changed}
+    new_ids = {row[keys[0]] for t, (keys, rows) in changed.items() if len(keys) == 1
+               for k, row in rows.items() if k not in known[t]}
 
     def plain(value: Any) -> Any:
         if isinstance(value, str) and (value in new_ids or _TIMESTAMP.match(value)):
             return "<generated>"
         return value
 
-    digest = hashlib.blake2b(digest_size=16)
-    for table, (_, rows) in state.items():
+    for table, (_, rows) in changed.items():
         ignored = {c.split(".", 1)[1] for c in skip_columns if c.startswith(("*.", f"{table}."))}
         old, created = [], []
         for key, row in rows.items():
             content = sorted((c, plain(v)) for c, v in row.items() if c not in ignored)
-            (old if key in known.get(table, set()) else created).append((key, content))
-        digest.update(repr((table, sorted(old), sorted(repr(c) for _, c in created))).encode())
+            (old if key in known[table] else created).append((key, content))
+        text = repr((sorted(old), sorted(repr(c) for _, c in created)))
+        if not created and table in template and text == _canonical(env, table, ignored):
+            text = "as-template"  # changed in bookkeeping or timestamps only
+        texts[table] = text
+    digest = hashlib.blake2b(digest_size=16)
+    for table in sorted(texts):
+        digest.update(f"{table}:{texts[table]}\n".encode())
     return digest.hexdigest()
+
+
+_CANONICAL: dict[tuple[str, str, str], str] = {}
+
+
+def _canonical(env: Environment, table: str, ignored: set[str]) -> str:
+    """The template's rows of ``table`` written as ``_outcome`` writes a changed table."""
+    key = (env.id, env.template.hash, table)
+    if key not in _CANONICAL:
+        db = env.template.clone()
+        try:
+            _, rows = snapshot(db, table)
+        finally:
+            db.close()
+        old = [(k, sorted((c, "<generated>" if isinstance(v, str) and _TIMESTAMP.match(v)
+                           else v) for c, v in row.items() if c not in ignored))
+               for k, row in rows.items()]
+        _CANONICAL[key] = repr((sorted(old), []))
+    return _CANONICAL[key]
 
 
 Call = list[Any]
