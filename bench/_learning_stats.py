@@ -61,26 +61,33 @@ def evaluate_arm(model, tokenizer, groups: dict[str, list], url: str, *, samples
                  name: str) -> dict[str, Any]:
     """Per group: greedy success (Wilson interval over tasks), sampled success (``samples``
     episodes a task at ``temperature``; bootstrap interval over tasks of the per-task rate),
-    and the per-task rates (for paired comparisons between arms)."""
-    out: dict[str, Any] = {}
+    and the per-task rates (for paired comparisons between arms). Every group's tasks are
+    played together, so the local model batches across groups."""
     started = time.perf_counter()
-    for group, tasks in groups.items():
-        greedy = _play(model, tokenizer, tasks, url, temperature=0.0,
-                       max_new_tokens=max_new_tokens, max_length=max_length, name=name)
-        sampled = _play(model, tokenizer, [t for t in tasks for _ in range(samples)], url,
-                        temperature=temperature, max_new_tokens=max_new_tokens,
-                        max_length=max_length, name=name) if samples else []
-        per_task = [sum(r.passed for r in sampled[i * samples:(i + 1) * samples]) / samples
-                    for i in range(len(tasks))] if samples else []
+    tasks = [t for ts in groups.values() for t in ts]
+    greedy = _play(model, tokenizer, tasks, url, temperature=0.0,
+                   max_new_tokens=max_new_tokens, max_length=max_length, name=name)
+    sampled = _play(model, tokenizer, [t for t in tasks for _ in range(samples)], url,
+                    temperature=temperature, max_new_tokens=max_new_tokens,
+                    max_length=max_length, name=name) if samples else []
+    out: dict[str, Any] = {}
+    at = 0
+    for group, members in groups.items():
+        n = len(members)
+        g_res = greedy[at:at + n]
+        s_res = sampled[at * samples:(at + n) * samples]
+        per_task = [sum(r.passed for r in s_res[i * samples:(i + 1) * samples]) / samples
+                    for i in range(n)] if samples else []
         out[group] = {
-            "tasks": len(tasks),
-            "greedy": wilson(sum(r.passed for r in greedy), len(greedy)),
-            "greedy_per_task": [int(r.passed) for r in greedy],
+            "tasks": n,
+            "greedy": wilson(sum(r.passed for r in g_res), n),
+            "greedy_per_task": [int(r.passed) for r in g_res],
             "sampled": bootstrap_mean(per_task),
             "sampled_per_task": per_task,
-            "malformed_replies": sum(r.malformed for r in [*greedy, *sampled]),
-            "no_tool_call_episodes": sum(1 for r in [*greedy, *sampled] if r.tool_calls == 0),
-            "episodes": len(greedy) + len(sampled)}
+            "malformed_replies": sum(r.malformed for r in [*g_res, *s_res]),
+            "no_tool_call_episodes": sum(1 for r in [*g_res, *s_res] if r.tool_calls == 0),
+            "episodes": len(g_res) + len(s_res)}
+        at += n
         print(f"  {name:<14} {group:<16} greedy {out[group]['greedy']['rate']:.0%} "
               f"sampled {out[group]['sampled']['rate']:.0%}", flush=True)
     out["seconds"] = round(time.perf_counter() - started, 1)
@@ -107,7 +114,9 @@ def plot(figures: dict[str, Any], path: Path) -> None:
                   [s["hi"] - r for r, s in zip(rates, stats, strict=True)]]
         left.bar(xs, rates, width=width, yerr=errors, capsize=3, label=arm)
     left.set_xticks(range(len(groups)), groups)
-    left.set(ylim=(0, 1.05), ylabel="success (4 samples at T=0.7, 95% CI)",
+    ev = figures["evaluation"]
+    left.set(ylim=(0, 1.05),
+             ylabel=f"success ({ev['samples']} samples a task at T={ev['temperature']}, 95% CI)",
              xlabel="held-out task group",
              title=f"{figures['model_name']}: held-out success by arm")
     left.legend(fontsize=8)

@@ -230,10 +230,10 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--print-json", action="store_true", help="also print the JSON on stdout")
     args = p.parse_args(argv)
     if args.smoke:
-        args.train_stride, args.held_out, args.catalog_per_env = 8, 2, 1
+        args.train_stride, args.held_out, args.catalog_per_env = 8, 1, 1
         args.samples, args.sft_epochs, args.grpo_steps = 1, 1, 1
         args.generations, args.grpo_pool, args.filter_samples = 2, 2, 2
-        args.max_new_tokens = 48
+        args.max_new_tokens = 32
     name = "train_learning.smoke.json" if args.smoke else "train_learning.json"
     args.out = Path(args.out or RESULTS / name)
     return args
