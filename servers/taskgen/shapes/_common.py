@@ -12,8 +12,8 @@ from agentworld.servers.world.spec import Entity, Field, Transition
 
 from ._base import Draft, Shape, ShapeContext, words
 
-__all__ = ["shape", "act", "its", "and_list", "capital", "noun", "the", "in_state", "say_value",
-           "money_text", "major",
+__all__ = ["a_an", "shape", "act", "its", "and_list", "capital", "noun", "the", "in_state",
+           "say_value", "money_text", "major",
            "find_calls", "field_words", "listing_calls", "count_where", "leaks", "replays",
            "opener", "numbers", "updatable", "options_of", "single_moves", "pick", "REGULAR",
            "LONG"]
@@ -256,3 +256,8 @@ def replays(ctx: ShapeContext, calls: list[list[Any]]) -> bool:
         return all(session.call(name, args).ok for name, args in calls)
     finally:
         session.close()
+
+
+def a_an(phrase: str) -> str:
+    """The phrase with its indefinite article: "an invoice", "a booking"."""
+    return f"{'an' if phrase[:1].lower() in 'aeiou' else 'a'} {phrase}"

@@ -10,6 +10,7 @@ from agentworld.servers.world.spec import Entity, Field, Transition
 
 from ._base import Draft, ShapeContext, words
 from ._common import (
+    a_an,
     act,
     and_list,
     capital,
@@ -43,10 +44,6 @@ def nice_between(low: float, high: float) -> int | None:
             return value
         step //= 10
     return None
-
-
-def a_an(phrase: str) -> str:
-    return f"{'an' if phrase[:1] in 'aeiou' else 'a'} {phrase}"
 
 
 def say_number(ctx: ShapeContext, f: Field, value: int) -> str:

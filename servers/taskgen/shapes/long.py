@@ -7,6 +7,7 @@ from typing import Any
 
 from ._base import Draft, ShapeContext, words
 from ._common import (
+    a_an,
     act,
     and_list,
     capital,
@@ -25,7 +26,7 @@ from ._common import (
     updatable,
 )
 from ._common import the as the_row
-from .decisions import a_an, forks, nice_between, say_number
+from .decisions import forks, nice_between, say_number
 from .questions import children, ref_pairs
 
 __all__: list[str] = []

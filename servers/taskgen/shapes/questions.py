@@ -9,6 +9,7 @@ from agentworld.servers.world.spec import Entity, Field
 
 from ._base import Draft, ShapeContext, words
 from ._common import (
+    a_an,
     capital,
     field_words,
     find_calls,
@@ -276,12 +277,12 @@ def follow_references(ctx: ShapeContext) -> Draft | None:
         return None
     start = the(ctx, child, row["id"])
     ask = pick(ctx, [
-        f"{capital(start)} belongs to a {noun(middle)}. Which {noun(top)} is that "
+        f"{capital(start)} belongs to {a_an(noun(middle))}. Which {noun(top)} is that "
         f"{noun(middle)} under? Give me the {noun(top)}'s {words(top.label)}.",
         f"Find the {noun(middle)} that {start} belongs to, then tell me the "
         f"{words(top.label)} of the {noun(top)} that {noun(middle)} belongs to."])
-    why = opener(ctx, f"I need to know who to contact about a {noun(child)}.",
-                 f"I'm tracing a {noun(child)} back to where it comes from.")
+    why = opener(ctx, f"I need to know who to contact about {a_an(noun(child))}.",
+                 f"I'm tracing {a_an(noun(child))} back to where it comes from.")
     calls = find_calls(ctx, child, row["id"]) + [[f"get_{middle.name}", {"id": mid_id}],
                                                   [f"get_{top.name}", {"id": top_id}]]
     return Draft("follow_refs", f"{why} {ask}", calls,

@@ -11,6 +11,7 @@ from agentworld.servers.world.spec import Entity, Field, NoOverlap, RefInState, 
 
 from ._base import Draft, ShapeContext, words
 from ._common import (
+    a_an,
     act,
     and_list,
     capital,
@@ -139,8 +140,8 @@ def create_for_parent(ctx: ShapeContext) -> Draft | None:
     listed = and_list([_detail(ctx, entity.field(k), v) for k, v in values.items()])
     ask = pick(ctx, [
         f"Please add a new {noun(entity)} for {owners}, with {listed}.",
-        f"Could you create a {noun(entity)} under {owners}? Details: {listed}.",
-        f"I need a {noun(entity)} recorded for {owners}: {listed}."])
+        f"Could you create {a_an(noun(entity))} under {owners}? Details: {listed}.",
+        f"I need {a_an(noun(entity))} recorded for {owners}: {listed}."])
     why = opener(ctx, "A request came in by email this morning.",
                  "I'm entering the paperwork we received yesterday.")
     tool = f"create_{entity.name}"
