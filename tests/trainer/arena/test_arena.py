@@ -100,8 +100,11 @@ def test_training_tasks_shift_toward_the_weak_family_and_envs(run_dir):
     weak_ids = {w["env_id"] for w in second["weak_envs"][:CONFIG.weak_envs]}
     assert set(second["train_envs"]) == weak_ids
     tasks = list(read_jsonl(_round(run_dir, 2) / "train_tasks.jsonl"))
-    assert all(t["metadata"]["targeted"] for t in tasks)
-    assert all(any(name.startswith(FAMILY) for name, _ in t["reference_calls"]) for t in tasks)
+    # Every task calls a tool that failed; most call the failing family itself (a refused
+    # cancel can also make a later create of the same episode fail, so creates may be in focus).
+    assert all(t["metadata"]["targeted"] and t["metadata"]["focus_hits"] for t in tasks)
+    in_family = [any(name.startswith(FAMILY) for name, _ in t["reference_calls"]) for t in tasks]
+    assert sum(in_family) >= 0.75 * len(tasks)
 
 
 def test_the_weakest_env_gets_a_richer_database(run_dir):
