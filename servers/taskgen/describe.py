@@ -14,6 +14,15 @@ from .walk import Chain, Step
 
 __all__ = ["describe_chain", "table_for", "row_name"]
 
+# Verbs a tool name may start with ("record_payment"); other names are nouns ("member_loans").
+_VERBS = frozenset({
+    "add", "apply", "approve", "archive", "assign", "attach", "book", "cancel", "charge",
+    "check", "close", "convert", "create", "delete", "disable", "enable", "grant", "invite",
+    "issue", "link", "log", "mark", "merge", "move", "open", "pay", "post", "publish", "rate",
+    "record", "refund", "register", "reject", "remove", "renew", "reopen", "report", "reserve",
+    "resolve", "review", "revoke", "schedule", "send", "set", "share", "start", "stop",
+    "submit", "tag", "transfer", "unlink", "untag", "upload"})
+
 _NAME_COLUMNS = ("title", "name", "full_name", "display_name", "subject", "label", "login",
                  "flight_number", "number", "code", "email")
 
@@ -122,10 +131,15 @@ def _sentence(step: Step, graph: ToolGraph, db) -> str:
         return f"On {subject or 'the ' + noun}, set {', '.join(extra)}"
     details = f" ({'; '.join(extra)})" if extra else ""
     if subject is None:
-        # record_payment, attach_file: the tool's own words name the act.
         action, _, thing = _words(step.tool).partition(" ")
-        article = "an" if thing[:1] in "aeiou" else "a"
-        return f"{action.capitalize()} {article + ' ' + thing if thing else ''}{details}".strip()
+        if action in _VERBS and thing:
+            # record_payment, attach_file: the tool's own words name the act.
+            article = "an" if thing[:1] in "aeiou" else "a"
+            return f"{action.capitalize()} {article} {thing}{details}"
+        # member_loans: a name, not an act.
+        if node.kind == "query":
+            return f"Look up the {_words(step.tool)}{details}"
+        return f"Use {_words(step.tool)}{details}"
     action = _words(step.tool.removesuffix("_" + node.noun.replace(" ", "_")))
     return f"{action.capitalize()} {subject}{details}"
 
