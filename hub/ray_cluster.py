@@ -24,7 +24,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ray_replica import HubReplica, serve_in_thread
+from .in_thread import serve_in_thread
+from .ray_replica import REPLICA_KEEP_ALIVE, HubReplica
 from .settings import HubSettings
 
 __all__ = ["RayHub", "RayHubConfig", "connect", "find_hub_url", "ray_hub", "run_ray_hub",
@@ -98,7 +99,8 @@ class RouterServer:
         app = build_router_app(handles, token=token, max_request_bytes=max_request_bytes,
                                poll_interval=poll_interval)
         self._server, self._thread, bound = serve_in_thread(
-            app, host, port=port, ws_max_size=max_request_bytes)
+            app, host, port=port, ws_max_size=max_request_bytes,
+            keep_alive=int(REPLICA_KEEP_ALIVE))
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         self._url = f"http://{shown}:{bound}"
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import threading
-import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .in_thread import serve_in_thread
+
 __all__ = ["HubReplica", "ReplicaInfo", "replica_prefix", "parse_replica_id",
-           "serve_in_thread", "REPLICA_KEEP_ALIVE"]
+           "REPLICA_KEEP_ALIVE"]
 
 # Seconds a replica keeps an idle router connection open; the router's pool lets go sooner.
 REPLICA_KEEP_ALIVE = 60.0
@@ -52,29 +52,6 @@ class ReplicaInfo:
     node_id: str
     pid: int
     restarted: bool
-
-
-def serve_in_thread(app: Any, host: str, *, port: int = 0, ws_max_size: int = 1_000_000,
-                    timeout: float = 60.0):
-    """Run ``app`` on a real uvicorn in a daemon thread; returns (server, thread, port).
-
-    Raises:
-        RuntimeError: the server did not start within ``timeout`` seconds (port taken, ...).
-    """
-    import uvicorn
-
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on",
-                            ws_max_size=ws_max_size, timeout_keep_alive=int(REPLICA_KEEP_ALIVE))
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="agentworld-hub-replica", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            server.should_exit = True
-            raise RuntimeError("the hub replica's server did not start")
-        time.sleep(0.02)
-    return server, thread, server.servers[0].sockets[0].getsockname()[1]
 
 
 class HubReplica:
@@ -112,7 +89,8 @@ class HubReplica:
         hub_settings = HubSettings(**fields)
         app = create_app(catalog_factory(), settings=hub_settings)
         self._server, self._thread, port = serve_in_thread(
-            app, host, ws_max_size=hub_settings.max_request_bytes)
+            app, host, ws_max_size=hub_settings.max_request_bytes,
+            keep_alive=int(REPLICA_KEEP_ALIVE))
         self.url = f"http://{host}:{port}"
 
     def info(self) -> ReplicaInfo:

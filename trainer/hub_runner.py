@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import threading
-import time
 from collections.abc import Iterator
 
 from agentworld.servers import Catalog
@@ -21,23 +19,12 @@ def serve_hub(catalog: Catalog, *, max_sessions: int = 1024,
     Raises:
         RuntimeError: the server did not start within ``timeout`` seconds.
     """
-    import uvicorn
-
     from agentworld.hub.app import create_app
+    from agentworld.hub.in_thread import serve_in_thread
     from agentworld.hub.settings import HubSettings
 
     app = create_app(catalog, settings=HubSettings(max_sessions=max_sessions))
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="agentworld-hub", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + timeout
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            server.should_exit = True
-            raise RuntimeError("the hub did not start")
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
+    server, thread, port = serve_in_thread(app, "127.0.0.1", timeout=timeout)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

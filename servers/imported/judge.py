@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from agentworld.servers.chat_client import chat_completion
 
 from ..tasks import Step
 
@@ -84,18 +85,10 @@ def judge_criteria(task: str, criteria: Sequence[str], answer: str | None,
     met. Raises JudgeError when the endpoint fails or its reply cannot be read."""
     if not criteria:
         return JudgeVerdict()
-    body = {"model": model, "temperature": 0,
-            "messages": [{"role": "system", "content": _SYSTEM},
-                         {"role": "user", "content": _evidence(task, answer, trajectory,
-                                                               criteria)}]}
-    headers = {"Content-Type": "application/json"}
-    if api_key:
-        headers["Authorization"] = f"Bearer {api_key}"
-    request = urllib.request.Request(endpoint.rstrip("/") + "/chat/completions",
-                                     data=json.dumps(body).encode(), headers=headers)
+    messages = [{"role": "system", "content": _SYSTEM},
+                {"role": "user", "content": _evidence(task, answer, trajectory, criteria)}]
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as reply:
-            content = json.loads(reply.read())["choices"][0]["message"]["content"]
+        content = chat_completion(endpoint, model, messages, api_key=api_key, timeout=timeout)
     except (OSError, ValueError, KeyError, IndexError, TypeError) as exc:
         raise JudgeError(f"the judge at {endpoint} failed: {exc}") from exc
     return _parse(str(content), criteria)

@@ -9,11 +9,11 @@ template text in place: the offline templates are always the fallback.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
-import urllib.request
 from collections.abc import Callable
+
+from agentworld.servers.chat_client import chat_completion
 
 from .record import TaskRecord
 
@@ -43,15 +43,8 @@ class LLMRewriter:
         self.rewritten = self.kept_template = 0
 
     def _post(self, messages: list[dict[str, str]]) -> str:
-        body = json.dumps({"model": self.model, "messages": messages,
-                           "temperature": 0.3}).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(self.endpoint.rstrip("/") + "/chat/completions",
-                                         data=body, headers=headers, method="POST")
-        with urllib.request.urlopen(request, timeout=self.timeout) as response:
-            return json.loads(response.read())["choices"][0]["message"]["content"].strip()
+        return chat_completion(self.endpoint, self.model, messages, api_key=self.api_key,
+                               temperature=0.3, timeout=self.timeout).strip()
 
     def __call__(self, record: TaskRecord) -> TaskRecord:
         try:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from dataclasses import dataclass
-from typing import Any
+
+from agentworld.servers.chat_client import chat_completion
 
 from .archetypes.lodging import STAY_RESERVATIONS
 from .cards import card_for
@@ -67,19 +67,6 @@ def parse_reply(content: str) -> tuple[Archetype, Leaf]:
     return archetype_from_json(data["archetype"]), leaf_from_json(data["leaf"])
 
 
-def _chat(endpoint: str, model: str, messages: list[dict[str, str]], *, api_key: str | None,
-          timeout: float) -> str:
-    body = json.dumps({"model": model, "messages": messages, "temperature": 0.2}).encode()
-    headers = {"Content-Type": "application/json"}
-    if api_key:
-        headers["Authorization"] = f"Bearer {api_key}"
-    request = urllib.request.Request(endpoint.rstrip("/") + "/chat/completions", data=body,
-                                     headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        reply: Any = json.loads(response.read())
-    return reply["choices"][0]["message"]["content"]
-
-
 def synthesize_with_llm(*, endpoint: str, model: str, l2: str, theme: str,
                         api_key: str | None = None, timeout: float = 120.0) -> LLMCardResult:
     """Ask the model for a card and run it through the filters.
@@ -90,8 +77,9 @@ def synthesize_with_llm(*, endpoint: str, model: str, l2: str, theme: str,
     category = next((c for c in TAXONOMY if c.l2 == l2), None)
     if category is None:
         raise ValueError(f"unknown second-level category {l2!r}")
-    archetype, leaf = parse_reply(_chat(endpoint, model, build_prompt(l2, theme),
-                                        api_key=api_key, timeout=timeout))
+    archetype, leaf = parse_reply(chat_completion(endpoint, model, build_prompt(l2, theme),
+                                                  api_key=api_key, temperature=0.2,
+                                                  timeout=timeout))
     if archetype.l2 != l2 or leaf.archetype != archetype.id:
         raise ValueError("the reply's archetype must belong to the asked category and the leaf "
                          "must name it")

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from agentworld.servers.chat_client import chat_completion
 
 from .diagnosis import Diagnosis, EnvFacts
 from .records import EpisodeRecord
@@ -62,18 +63,11 @@ def analyze_with_llm(diagnosis: Diagnosis, episodes: Sequence[EpisodeRecord], *,
     Raises:
         AnalyzerError: the endpoint could not be reached or answered something else.
     """
-    body = {"model": model, "temperature": 0.0, "messages": [
-        {"role": "system", "content": SYSTEM},
-        {"role": "user", "content": json.dumps(evidence(diagnosis, episodes), default=str)}]}
-    headers = {"Content-Type": "application/json"}
-    if api_key:
-        headers["Authorization"] = f"Bearer {api_key}"
-    request = urllib.request.Request(endpoint.rstrip("/") + "/chat/completions",
-                                     data=json.dumps(body).encode(), headers=headers)
+    messages = [{"role": "system", "content": SYSTEM},
+                {"role": "user", "content": json.dumps(evidence(diagnosis, episodes), default=str)}]
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as reply:
-            content = json.loads(reply.read())["choices"][0]["message"]["content"]
-    except (OSError, KeyError, IndexError, ValueError) as exc:
+        content = chat_completion(endpoint, model, messages, api_key=api_key, timeout=timeout)
+    except (OSError, KeyError, IndexError, ValueError, TypeError) as exc:
         raise AnalyzerError(f"analyzer endpoint failed: {exc}") from None
     return _parse(content or "")
 

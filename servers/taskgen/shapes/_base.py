@@ -20,6 +20,8 @@ from agentworld.servers.world.compile import CompiledEnvironment
 from agentworld.servers.world.data import region
 from agentworld.servers.world.spec import Entity, Field, Transition
 
+from ..reference._common import pages
+
 __all__ = ["Draft", "ShapeContext", "Shape", "PAGE", "words"]
 
 PAGE = 100
@@ -103,13 +105,7 @@ class ShapeContext:
     @staticmethod
     def page_calls(tool: str, filters: dict[str, Any], total: int) -> list[list[Any]]:
         """The calls that read every page of a listing of ``total`` rows."""
-        calls = []
-        for offset in range(0, max(total, 1), PAGE):
-            args = {**filters, "limit": PAGE}
-            if offset:
-                args["cursor"] = str(offset)
-            calls.append([tool, args])
-        return calls
+        return pages(tool, filters, total, PAGE)
 
 
 Shape = Callable[[ShapeContext], Draft | None]
