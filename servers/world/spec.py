@@ -145,6 +145,11 @@ class Archetype:
     primary: str                      # the entity feature modules attach to
     people: str = ""                  # the entity whose rows are people (authors, owners)
     features: tuple[str, ...] = ()    # feature modules that suit this archetype
+    # Person roles one person may hold at once, as pairs of "entity.field" (or "table.column"
+    # for a feature's table), e.g. ("expense.submitted_by", "expense.approved_by") where a
+    # self-approval is allowed. Every other pair of roles is filled by different people; the
+    # data audit (data_audit/) reports a row where it is not.
+    same_person: tuple[tuple[str, str], ...] = ()
 
     def entity(self, name: str) -> Entity:
         return next(e for e in self.entities if e.name == name)
