@@ -4,7 +4,9 @@ Two kinds of endpoint:
 
 * ``/envs/{env_id}/mcp``: any MCP client, on any environment. Each environment's MCP server and
   session manager start the first time the environment is asked for; each MCP session runs on its
-  own private database (the runtime's per-connection session).
+  own private database (the runtime's per-connection session). Once a session has made its
+  first call, later plain ``tools/call`` requests skip the SDK's transport machinery
+  (hub/mcp_fast.py) with the same reply on the wire.
 * ``/sessions/{token}/mcp``: the MCP face of one gym session. The unguessable token names the
   episode; calls land in that episode's trajectory, so an MCP-speaking harness can drive an
   episode while the gym API verifies it. State lives in the episode, so this endpoint is
@@ -41,6 +43,7 @@ from agentworld.servers.mcp_server import (
 
 from ._json import BadJson, dumps, loads
 from .errors import EpisodeOverError, UnknownSessionError
+from .mcp_fast import FastToolCalls
 from .middleware import replay_body
 from .routes import Hub, tool_key
 from .sessions import SessionManager
@@ -75,28 +78,29 @@ def _security(settings: HubSettings) -> TransportSecuritySettings | None:
         allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
 
 
-async def _strict_body(scope: Scope, receive: Receive, send: Send) -> Receive | None:
-    """The SDK parses JSON-RPC bodies leniently (NaN and Infinity pass as floats). A POST body
-    is read here first and parsed strictly; a refused one gets a JSON-RPC parse error and None
-    comes back. Otherwise a ``receive`` that replays the body for the SDK."""
-    if scope["method"] != "POST":
-        return receive
+async def _read_body(scope: Scope, receive: Receive) -> bytes | None:
+    """A POST's whole body; None when the client left before sending it all."""
     chunks = []
     while True:
         message = await receive()
         if message["type"] != "http.request":
-            return receive  # the client left; the SDK sees the disconnect
+            return None
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
-            break
-    body = b"".join(chunks)
+            return b"".join(chunks)
+
+
+async def _strict_body(body: bytes, send: Send) -> bool:
+    """The SDK parses JSON-RPC bodies leniently (NaN and Infinity pass as floats), so a body
+    that could hold one is parsed strictly here first; a refused one gets a JSON-RPC parse
+    error and False comes back."""
     if _NON_FINITE_HINT.search(body):
         try:
             loads(body)
         except BadJson as exc:
             await _json_rpc_parse_error(send, str(exc))
-            return None
-    return replay_body(body, receive)
+            return False
+    return True
 
 
 async def _json_rpc_parse_error(send: Send, message: str) -> None:
@@ -123,6 +127,9 @@ class McpHosts:
         self.catalog, self.sessions, self.settings, self.hub = catalog, sessions, settings, hub
         self._task_group: TaskGroup | None = None
         self._env_managers: dict[str, StreamableHTTPSessionManager] = {}
+        self.fast: dict[str, FastToolCalls] = {}  # per environment: answers plain tool calls
+        # False sends every request through the SDK (tests and benchmarks compare the two).
+        self.fast_calls = True
         self._session_manager: StreamableHTTPSessionManager | None = None
         self._lock = anyio.Lock()
 
@@ -155,12 +162,14 @@ class McpHosts:
                 env = await anyio.to_thread.run_sync(lambda: self.catalog.load(env_id).warm())
                 # Plain JSON replies, not an SSE stream per request: tools send no progress
                 # notifications, and a stream costs a task group and a response per call.
+                server = build_mcp_server(env, run_call=self._run_call, telemetry=False)
                 manager = StreamableHTTPSessionManager(
-                    app=build_mcp_server(env, run_call=self._run_call, telemetry=False),
-                    json_response=True, security_settings=_security(self.settings),
+                    app=server, json_response=True, security_settings=_security(self.settings),
                     session_idle_timeout=self.settings.idle_timeout,
                     max_sessions=self.settings.max_sessions,
                     max_request_body_size=self.settings.max_request_bytes)
+                self.fast[env_id] = FastToolCalls(env, server, manager,
+                                                  _security(self.settings), self._run_call)
                 await self._task_group.start(self._run, manager)
                 self._env_managers[env_id] = manager
         return manager
@@ -177,9 +186,23 @@ class McpHosts:
                                   f"unknown environment {env_id!r}")
                 return
             manager = await self._env_manager(env_id)
-        receive = await _strict_body(scope, receive, send)
-        if receive is not None:
-            await manager.handle_request(scope, receive, send)
+        await self._serve(manager, scope, receive, send,
+                          self.fast[env_id] if self.fast_calls else None)
+
+    @staticmethod
+    async def _serve(manager: StreamableHTTPSessionManager, scope: Scope, receive: Receive,
+                     send: Send, fast: FastToolCalls | None = None) -> None:
+        """Hand a request to ``manager`` once a POST body is read whole and found strict JSON;
+        a plain tool call on a live session is answered by ``fast`` instead."""
+        if scope["method"] == "POST":
+            body = await _read_body(scope, receive)
+            if body is not None:  # else the client left: the SDK sees the disconnect
+                if not await _strict_body(body, send):
+                    return
+                if fast is not None and await fast.answer(scope, body, send):
+                    return
+                receive = replay_body(body, receive)
+        await manager.handle_request(scope, receive, send)
 
     # -- /sessions/{token}/mcp ---------------------------------------------------------------------
     async def session_endpoint(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -188,12 +211,9 @@ class McpHosts:
         except UnknownSessionError as exc:
             await _json_error(send, 404, exc.code, str(exc))
             return
-        receive = await _strict_body(scope, receive, send)
-        if receive is None:
-            return
         token = _request_env.set(session.episode.env)
         try:
-            await self._session_manager.handle_request(scope, receive, send)
+            await self._serve(self._session_manager, scope, receive, send)
         finally:
             _request_env.reset(token)
 
