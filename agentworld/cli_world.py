@@ -118,6 +118,8 @@ def add_world_commands(sub) -> None:
 
     from agentworld.cli_mine import add_mine_commands
     add_mine_commands(world_sub)
+    from agentworld.cli_audit import add_audit_command
+    add_audit_command(world_sub)
 
     catalog = sub.add_parser("catalog", help="the catalog as a whole")
     catalog_sub = catalog.add_subparsers(dest="catalog_command", required=True)
