@@ -13,7 +13,7 @@ from pathlib import Path
 
 from agentworld.servers.manifest import DataSource
 
-__all__ = ["pool", "Region", "region", "regions", "SOURCES", "POOLS"]
+__all__ = ["pool", "pool_records", "Region", "region", "regions", "SOURCES", "POOLS"]
 
 DATA_DIR = Path(__file__).parent / "pools"
 
@@ -30,6 +30,15 @@ SOURCES = {
     "icd10": DataSource("simple-icd-10-cm (CDC ICD-10-CM)", "MIT (package), public domain data",
                         "ICD-10-CM diagnosis codes with descriptions."),
     "airports": DataSource("airportsdata", "MIT", "International airports with IATA codes."),
+    "lab_tests": DataSource("LOINC (Regenstrief Institute), selected common tests",
+                            "LOINC licence (codes cited)",
+                            "Common laboratory tests with LOINC code, specimen and adult "
+                            "reference range."),
+    "lab_results": DataSource("derived from lab_tests", "CC0-1.0",
+                              "Results inside, below and above each test's reference range, "
+                              "flagged as their values say."),
+    "clinical_reasons": DataSource("ICD-10-CM (CDC), selected codes", "public domain",
+                                   "Reasons for ordering tests with their ICD-10-CM code."),
     "people": DataSource("generated", "CC0-1.0",
                          "People generated from common given names and surnames (seeded)."),
 }
@@ -39,7 +48,13 @@ POOLS = {"city": ("cities", "name"), "company": ("companies", "name"),
          "industry": ("companies", "industry"), "bank": ("banks", "name"),
          "bic": ("banks", "bic"), "icd10": ("icd10", "code"),
          "diagnosis": ("icd10", "description"), "airport": ("airports", "iata"),
-         "country": ("countries", "name"), "currency": ("rates", "currency")}
+         "country": ("countries", "name"), "currency": ("rates", "currency"),
+         "loinc": ("lab_tests", "loinc"), "lab_test": ("lab_tests", "name"),
+         "lab_specimen": ("lab_tests", "specimen"), "lab_unit": ("lab_tests", "unit"),
+         "result_loinc": ("lab_results", "loinc"), "result_test": ("lab_results", "test"),
+         "lab_result": ("lab_results", "result"), "result_flag": ("lab_results", "flag"),
+         "order_reason": ("clinical_reasons", "note"),
+         "order_icd10": ("clinical_reasons", "icd10")}
 
 
 @functools.cache
@@ -48,15 +63,23 @@ def _table(name: str) -> tuple[dict[str, str], ...]:
         return tuple(csv.DictReader(f))
 
 
-def pool(source: str, region_code: str | None = None) -> tuple[str, ...]:
-    """The values of a pool, narrowed to the region where the data has a country column."""
-    table, column = POOLS[source]
+@functools.cache
+def pool_records(source: str, region_code: str | None = None) -> tuple[dict[str, str], ...]:
+    """The records of a pool's table, narrowed to the region where the data has a country
+    column: fields of one row that draw on the same table take one record."""
+    table, _ = POOLS[source]
     rows = _table(table)
     if region_code and rows and "country" in rows[0] and table in ("cities", "banks"):
-        local = tuple(r[column] for r in rows if r["country"] == region_code)
+        local = tuple(r for r in rows if r["country"] == region_code)
         if local:
             return local
-    return tuple(r[column] for r in rows)
+    return rows
+
+
+def pool(source: str, region_code: str | None = None) -> tuple[str, ...]:
+    """The values of a pool, narrowed to the region where the data has a country column."""
+    column = POOLS[source][1]
+    return tuple(r[column] for r in pool_records(source, region_code))
 
 
 @dataclass(frozen=True)

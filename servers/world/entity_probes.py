@@ -11,11 +11,23 @@ import datetime as dt
 import sqlite3
 from typing import Any
 
+from .codes import FORMAT_HELP
 from .constraints import placeholders
 from .entity_schema import EPOCH, id_prefix
-from .spec import Capacity, DateOrder, Entity, Field, MaxPerParent, NoOverlap, RefInState
+from .spec import (
+    Capacity,
+    DateOrder,
+    Distinct,
+    Entity,
+    Field,
+    MaxPerParent,
+    NoOverlap,
+    Policy,
+    RefInState,
+    SameGroup,
+)
 
-__all__ = ["create_candidates", "plain_value", "missing_id", "rows", "stamps"]
+__all__ = ["create_candidates", "plain_value", "missing_id", "rows", "stamps", "align", "column_of"]
 
 CANDIDATES = 5
 
@@ -36,6 +48,10 @@ def stamps(entity: Entity) -> set[str]:
 
 def plain_value(f: Field, k: int) -> Any:
     """A valid value for a field that no constraint involves."""
+    if f.format == "semver":
+        return f"{20 + k}.{k}.0"  # above any seeded major version, so never taken
+    if f.format in FORMAT_HELP and f.kind != "code":
+        return f.example or FORMAT_HELP[f.format][1]
     if f.kind in ("int", "money"):
         low = int(f.min if f.min is not None else 0)
         high = int(f.max) if f.max is not None else low + 100
@@ -111,13 +127,83 @@ def create_candidates(db: sqlite3.Connection, entity: Entity,
                 if isinstance(c, Capacity) and c.amount:
                     amount = entity.field(c.amount)
                     args[c.amount] = int(amount.min if amount.min is not None else 1)
-            out.append(args)
+            if _coherent(db, entity, args, tables, refs):
+                out.append(args)
     return out
 
 
+def column_of(db, entity: Entity, args: dict[str, Any], path: str, tables) -> Any:
+    """The value at ``path`` for prospective arguments: a column, or (``member_id.dao_id``) a
+    column of the row an argument refers to."""
+    first, _, column = path.partition(".")
+    if not column:
+        return args.get(first)
+    found = db.execute(f"SELECT {column} FROM {tables[entity.field(first).ref]} WHERE id = ?",
+                       (args.get(first),)).fetchone()
+    return found[0] if found else None
+
+
+def _coherent(db, entity: Entity, args: dict[str, Any], tables: dict[str, str],
+              refs: dict[str, list[str]]) -> bool:
+    """Adjust candidate arguments to the domain rules (a voter of the proposal's DAO, two
+    different people, an amount within the policy's cap); False when no adjustment fits."""
+    for c in entity.constraints:
+        if isinstance(c, SameGroup):
+            target = column_of(db, entity, args, c.right, tables)
+            left, _, column = c.left.partition(".")
+            if not column or column_of(db, entity, args, c.left, tables) == target:
+                continue
+            table = tables[entity.field(left).ref]
+            allowed = set(refs.get(left) or [])
+            options = [r[0] for r in db.execute(
+                f"SELECT id FROM {table} WHERE {column} = ? ORDER BY id", (target,))]
+            preferred = [o for o in options if o in allowed] or options
+            if not preferred:
+                return False
+            args[left] = preferred[0]
+        elif isinstance(c, Distinct) and args.get(c.left) == args.get(c.right):
+            others = [r for r in refs.get(c.right, []) if r != args.get(c.left)]
+            if not others:
+                return False
+            args[c.right] = others[0]
+        elif isinstance(c, Policy) and c.on_create and c.field in args:
+            limit = column_of(db, entity, {c.ref: args.get(c.ref)}, f"{c.ref}.{c.limit}",
+                               tables)
+            if limit is None:
+                continue
+            value = args[c.field]
+            if c.op == "<=" and value > limit or c.op == ">=" and value < limit:
+                args[c.field] = type(value)(limit)
+    return True
+
+
 def _fresh_unique(f: Field, k: int) -> Any:
+    if f.format == "slug":
+        return f"fresh-{f.name.replace('_', '-')}-{k + 1}"
+    if f.format:
+        return plain_value(f, k)
     if f.kind in ("int", "money"):
         return int(f.max) - k if f.max is not None else 900_000 + k
     if f.kind == "email":
         return f"fresh.{k}@example.org"
     return f"Fresh {f.name.replace('_', ' ')} {k + 1}"
+
+
+def align(db, entity: Entity, args: dict[str, Any], fixed: str,
+          tables: dict[str, str]) -> dict[str, Any]:
+    """Arguments a breaker set ``fixed`` in, with the references a SameGroup ties to it moved
+    along (the DAO of a proposal follows its proposer), so the breaker meets its own rule."""
+    out = dict(args)
+    for c in entity.constraints:
+        if not isinstance(c, SameGroup):
+            continue
+        left, _, column = c.left.partition(".")
+        if left == fixed and "." not in c.right:
+            out[c.right] = column_of(db, entity, out, c.left, tables)
+        elif c.right.partition(".")[0] == fixed and column:
+            target = column_of(db, entity, out, c.right, tables)
+            found = db.execute(f"SELECT id FROM {tables[entity.field(left).ref]} WHERE "
+                               f"{column} = ? ORDER BY id LIMIT 1", (target,)).fetchone()
+            if found:
+                out[left] = found[0]
+    return out

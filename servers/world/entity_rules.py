@@ -9,7 +9,9 @@ from agentworld.servers.manifest import Rule
 
 from .builder import EnvBuilder, Probe
 from .constraints import placeholders
-from .entity_probes import create_candidates, missing_id, plain_value, rows, stamps
+from .describe import a_an, either
+from .domain_rules import add_domain_rules
+from .entity_probes import align, create_candidates, missing_id, plain_value, rows, stamps
 from .spec import Capacity, DateOrder, Entity, MaxPerParent, NoOverlap, RefInState
 
 __all__ = ["add_entity_rules", "add_entity_probes"]
@@ -17,6 +19,11 @@ __all__ = ["add_entity_rules", "add_entity_probes"]
 
 def _words(name: str) -> str:
     return name.replace("_", " ")
+
+
+def _A(name: str) -> str:
+    """``An application``: a noun with its capitalised article, to open a sentence."""
+    return a_an(name).capitalize()
 
 
 def add_entity_rules(b: EnvBuilder, e: Entity, tables: dict[str, str]) -> None:
@@ -31,21 +38,22 @@ def add_entity_rules(b: EnvBuilder, e: Entity, tables: dict[str, str]) -> None:
     refs = [f for f in e.fields if f.kind == "ref" and f.name not in stamps(e)]
     if refs and e.creatable:
         names = ", ".join(_words(f.ref) for f in refs)
-        b.add_rule(Rule(f"{e.name}-refs-exist", f"A {_words(e.name)} must refer to an existing "
+        b.add_rule(Rule(f"{e.name}-refs-exist", f"{_A(e.name)} must refer to an existing "
                         f"{names}.", (create,), "NOT_FOUND"), _breaker_refs(e, tables))
     if e.lifecycle and e.lifecycle.transitions:
-        moves = "; ".join(f"{_words(t.verb)} only from {' or '.join(t.sources)}"
+        moves = "; ".join(f"{_words(t.verb)} only from {either(t.sources)}"
                           for t in e.lifecycle.transitions)
-        b.add_rule(Rule(f"{e.name}-lifecycle", f"A {_words(e.name)} moves only along its "
+        b.add_rule(Rule(f"{e.name}-lifecycle", f"{_A(e.name)} moves only along its "
                         f"lifecycle: {moves}.",
                         tuple(f"{t.verb}_{e.name}" for t in e.lifecycle.transitions),
                         "PRECONDITION_FAILED"), _breaker_lifecycle(e))
     if e.lifecycle and e.lifecycle.frozen and has_update:
-        b.add_rule(Rule(f"{e.name}-frozen", f"A {_words(e.name)} that is "
-                        f"{' or '.join(e.lifecycle.frozen)} can no longer be edited.", (update,),
+        b.add_rule(Rule(f"{e.name}-frozen", f"{_A(e.name)} that is "
+                        f"{either(e.lifecycle.frozen)} can no longer be edited.", (update,),
                         "PRECONDITION_FAILED"), _breaker_frozen(e))
     for c in e.constraints:
         _add_constraint_rule(b, e, c, tables)
+    add_domain_rules(b, e, tables)
 
 
 def _add_constraint_rule(b: EnvBuilder, e: Entity, c: Any, tables: dict[str, str]) -> None:
@@ -59,24 +67,24 @@ def _add_constraint_rule(b: EnvBuilder, e: Entity, c: Any, tables: dict[str, str
                                for a in create_candidates(db, e, tables)])
     elif isinstance(c, RefInState):
         ref = e.field(c.ref).ref
-        text = (f"A new {_words(e.name)} can only be attached to a {_words(ref)} that is "
-                f"{' or '.join(c.states)}.")
+        text = (f"A new {_words(e.name)} can only be attached to {a_an(ref)} that is "
+                f"{either(c.states)}.")
         b.add_rule(Rule(f"{e.name}-{c.ref}-state", text, (create,), "PRECONDITION_FAILED"),
                    _breaker_ref_state(e, c, tables))
     elif isinstance(c, NoOverlap):
-        text = (f"Two {' or '.join(c.live_states)} {_words(e.plural)} for the same "
+        text = (f"Two {either(c.live_states)} {_words(e.plural)} for the same "
                 f"{_words(c.resource)} cannot overlap in time.")
         b.add_rule(Rule(f"{e.name}-no-overlap", text, (create,), "CONFLICT"),
                    _breaker_overlap(e, c, tables))
     elif isinstance(c, Capacity):
         ref = e.field(c.ref).ref
-        what = _words(c.amount) if c.amount else f"{' or '.join(c.live_states)} {_words(e.plural)}"
-        text = f"The {what} of a {_words(ref)} never exceed its {_words(c.capacity_field)}."
+        what = _words(c.amount) if c.amount else f"{either(c.live_states)} {_words(e.plural)}"
+        text = f"The {what} of {a_an(ref)} never exceed its {_words(c.capacity_field)}."
         b.add_rule(Rule(f"{e.name}-capacity", text, (create,), "CONFLICT"),
                    _breaker_capacity(e, c, tables))
     elif isinstance(c, MaxPerParent):
         ref = e.field(c.ref).ref
-        text = (f"A {_words(ref)} has at most {c.limit} {' or '.join(c.live_states)} "
+        text = (f"{_A(ref)} has at most {c.limit} {either(c.live_states)} "
                 f"{_words(e.plural)} at a time.")
         b.add_rule(Rule(f"{e.name}-limit-per-{c.ref}", text, (create,), "LIMIT_EXCEEDED"),
                    _breaker_max(e, c, tables))
@@ -112,9 +120,11 @@ def _breaker_lifecycle(e: Entity):
 def _update_change(e: Entity, k: int = 0) -> dict[str, Any]:
     """A harmless change for update_<entity>: a mutable field no constraint involves."""
     involved = {getattr(c, n, None) for c in e.constraints
-                for n in ("start", "end", "resource", "amount", "capacity_field", "ref")}
+                for n in ("start", "end", "resource", "amount", "capacity_field", "ref",
+                          "field", "left", "right")}
+    involved |= {f for c in e.constraints for f in getattr(c, "fields", ())}
     mutable = [f for f in e.fields if f.mutable and f.kind not in ("ref", "code")
-               and not f.unique and f.name not in involved]
+               and not f.unique and not f.format and f.name not in involved]
     if not mutable:
         return {}
     f = sorted(mutable, key=lambda f: f.kind not in ("text", "enum", "name"))[0]
@@ -136,7 +146,7 @@ def _breaker_ref_state(e: Entity, c: RefInState, tables):
 
     def breaker(db):
         bad = rows(db, table, f"status NOT IN ({placeholders(c.states)})", c.states)
-        return [(f"create_{e.name}", {**a, c.ref: r["id"]})
+        return [(f"create_{e.name}", align(db, e, {**a, c.ref: r["id"]}, c.ref, tables))
                 for a, r in zip(create_candidates(db, e, tables), bad, strict=False)]
     return breaker
 
@@ -179,7 +189,7 @@ def _breaker_capacity(e: Entity, c: Capacity, tables):
         top = e.field(c.amount).max if c.amount else None
         for a in create_candidates(db, e, tables)[:1]:
             for parent_id, room in full:
-                args = {**a, c.ref: parent_id}
+                args = align(db, e, {**a, c.ref: parent_id}, c.ref, tables)
                 if c.amount:
                     args[c.amount] = max(int(room) + 1, 1)
                     if top is not None and args[c.amount] > top:
@@ -201,7 +211,7 @@ def _breaker_max(e: Entity, c: MaxPerParent, tables):
             f"x.{c.ref} = p.id AND x.status IN ({placeholders(c.live_states)})) >= ? "
             f"AND {allowed} ORDER BY p.id LIMIT 5",
             (*c.live_states, c.limit, *allowed_params)).fetchall()
-        return [(f"create_{e.name}", {**a, c.ref: parent_id})
+        return [(f"create_{e.name}", align(db, e, {**a, c.ref: parent_id}, c.ref, tables))
                 for a in create_candidates(db, e, tables)[:1] for (parent_id,) in maxed]
     return breaker
 

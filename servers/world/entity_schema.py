@@ -10,7 +10,9 @@ from typing import Any
 from agentworld.servers import schema as s
 from agentworld.servers.envs._people import people
 
-from .data import Region, pool
+from . import codes
+from .data import POOLS, Region, pool_records
+from .describe import describe_field
 from .spec import Entity, Field
 
 __all__ = ["table_sql", "field_schema", "row_schema", "row_out", "SeedValues", "id_prefix",
@@ -21,7 +23,13 @@ _DATE_GLOB = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]"
 
 
 def id_prefix(entity: Entity) -> str:
-    return entity.name[:3]
+    """The prefix of an entity's ids: declared, or the first three letters of its first word and
+    the initials of the others (``package`` -> ``pac``, ``package_version`` -> ``pacv``), so
+    two tables of one environment rarely share one (the archetype tests check they never do)."""
+    if entity.id_prefix:
+        return entity.id_prefix
+    first, *rest = entity.name.split("_")
+    return first[:3] + "".join(w[:1] for w in rest)
 
 
 def _quote(values: tuple[str, ...]) -> str:
@@ -65,13 +73,15 @@ def table_sql(entity: Entity, tables: dict[str, str]) -> str:
     return "\n".join([ddl, *indexes])
 
 
-def field_schema(f: Field) -> dict[str, Any]:
-    desc = f.description or f.name.replace("_", " ")
+def field_schema(f: Field, *, noun: str = "", currency: str = "") -> dict[str, Any]:
+    """The JSON Schema of a field as an argument; ``noun`` (the entity) and ``currency`` (the
+    environment's) make its description say what the value means, its format and an example."""
+    desc = describe_field(f, noun=noun, currency=currency)
     if f.kind == "int":
         return s.integer(desc, minimum=None if f.min is None else int(f.min),
                          maximum=None if f.max is None else int(f.max))
     if f.kind == "money":
-        return s.integer(f"{desc} (in cents)", minimum=int(f.min or 0),
+        return s.integer(desc, minimum=int(f.min or 0),
                          maximum=None if f.max is None else int(f.max))
     if f.kind == "float":
         return s.number(desc, minimum=f.min, maximum=f.max)
@@ -83,7 +93,7 @@ def field_schema(f: Field) -> dict[str, Any]:
         return s.enum(f.values, desc)
     if f.kind == "ref":
         return s.identifier(desc)
-    if f.kind == "email":
+    if f.kind == "email" or f.format == "email":
         return s.string(desc, max_length=200, pattern=r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
     return s.string(desc, max_length=500 if f.kind == "text" else 200, min_length=1)
 
@@ -111,8 +121,12 @@ def row_out(entity: Entity, row: dict[str, Any]) -> dict[str, Any]:
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
-def make_code(f: Field, bits: int) -> str:
-    """A reference code such as ``RSV-4F7K2Q``: the field's prefix and six unambiguous symbols."""
+def make_code(f: Field, bits: int, country: str = "") -> str:
+    """A reference code: in the field's standard format when it declares one (an IBAN of
+    ``country``, an EAN-13 with its check digit), else the field's prefix and six unambiguous
+    symbols, such as ``RSV-4F7K2Q``."""
+    if f.format in codes.ISSUED:
+        return codes.issue(f.format, random.Random(bits), country)
     chars = []
     for _ in range(6):
         bits, digit = divmod(bits, len(_CODE_ALPHABET))
@@ -121,25 +135,85 @@ def make_code(f: Field, bits: int) -> str:
     return f"{prefix}-{''.join(chars)}"
 
 
+# Fields named like this hold a person's handle, made from the row's person.
+_HANDLES = ("username", "handle", "login", "screen_name", "nickname")
+
+
 class SeedValues:
-    """Draws believable values for an environment's seeded rows, from one seeded RNG."""
+    """Draws believable values for an environment's seeded rows, from one seeded RNG.
+
+    People: every entity takes its own block of distinct people, so row k of two people tables
+    is never the same person; a row's first name and email belong to one person (the row's
+    own), and further name fields (an ordering clinician, a collector) draw on a small staff
+    block of their own, as the same few colleagues recur in real records.
+    """
 
     def __init__(self, region: Region, rng: random.Random, seed: int) -> None:
         self.region, self.rng = region, rng
-        self.people = people(400, seed=seed, domain=region.email_domain)
+        everyone = people(3000, seed=seed, domain=region.email_domain)
+        self.people = list({p.name: p for p in reversed(everyone)}.values())[::-1]
         self._used: dict[tuple[str, str], set[Any]] = {}
+        self._blocks: dict[tuple[str, str], tuple[int, int]] = {}
+        self._next_person = 0
+        self._records: dict[str, dict[str, str]] = {}
+        self._taken: dict[tuple[str, str], set[int]] = {}
+
+    def start_row(self) -> None:
+        """Forget the pool records of the previous row (see ``pool`` fields)."""
+        self._records = {}
 
     def date(self, f: Field) -> str:
         low = int(f.min if f.min is not None else -180)
         high = int(f.max if f.max is not None else 60)
         return (EPOCH + dt.timedelta(days=self.rng.randint(low, high))).isoformat()
 
+    def _block(self, key: tuple[str, str], size: int) -> tuple[int, int]:
+        if key not in self._blocks:
+            start = self._next_person
+            self._next_person += size
+            self._blocks[key] = (start, size)
+        return self._blocks[key]
+
+    def person(self, entity: Entity, f: Field | None, i: int):
+        """The person a name or email field of row ``i`` names (see the class docstring);
+        ``f=None`` asks for the row's own person."""
+        persons = [g for g in entity.fields if g.kind in ("name", "email")]
+        own = {next((g.name for g in persons if g.kind == "name"), ""),
+               next((g.name for g in persons if g.kind == "email"), "")}
+        if f is None or f.name in own:
+            start, size = self._block((entity.name, ""), entity.count)
+            index = start + i % size
+        else:
+            start, size = self._block((entity.name, f.name), max(6, entity.count // 8))
+            index = start + self.rng.randrange(size)
+        return self.people[index % len(self.people)]
+
+    def _pool(self, entity: Entity, f: Field) -> str | None:
+        table, column = POOLS[f.source]
+        if f.source == "currency" and self.rng.random() < 0.85:
+            return self.region.currency  # accounts and prices are mostly in the local currency
+        record = self._records.get(table)
+        if record is None:
+            records = pool_records(f.source, self.region.code)
+            if any(g.unique and g.kind == "pool" and POOLS[g.source][0] == table
+                   for g in entity.fields):
+                # A unique field takes a record no earlier row took (each test once).
+                taken = self._taken.setdefault((entity.name, table), set())
+                free = [i for i in range(len(records)) if i not in taken]
+                index = self.rng.choice(free) if free else self.rng.randrange(len(records))
+                taken.add(index)
+                record = records[index]
+            else:
+                record = self.rng.choice(records)
+            self._records[table] = record
+        return record[column] or (None if not f.required else record[column])
+
     def value(self, entity: Entity, f: Field, person_index: int) -> Any:
         rng = self.rng
         if f.kind == "name":
-            value: Any = self.people[person_index % len(self.people)].name
+            value: Any = self.person(entity, f, person_index).name
         elif f.kind == "email":
-            value = self.people[person_index % len(self.people)].email
+            value = self.person(entity, f, person_index).email
         elif f.kind == "int":
             value = rng.randint(int(f.min if f.min is not None else 0), int(f.max or 100))
         elif f.kind == "money":
@@ -159,14 +233,43 @@ class SeedValues:
         elif f.kind == "enum":
             value = rng.choice(f.values)
         elif f.kind == "pool":
-            value = rng.choice(pool(f.source, self.region.code))
+            value = self._pool(entity, f)
         elif f.kind == "code":
-            value = make_code(f, rng.getrandbits(40))
+            value = make_code(f, rng.getrandbits(40), self.region.code)
+        elif f.format in codes.ISSUED:
+            value = codes.issue(f.format, rng, self.region.code)
+        elif f.name in _HANDLES or f.name.endswith("_handle"):
+            person = self.person(entity, None, person_index)
+            value = person.email.partition("@")[0]
         else:
-            value = rng.choice(f.vocab) if f.vocab else f"{entity.name.title()} {person_index}"
-        if f.unique:
+            value = (self._vocab_value(entity, f) if f.vocab
+                     else f"{entity.name.replace('_', ' ').title()} {person_index}")
+        if f.unique and value is not None:
             value = self._make_unique(entity, f, value)
         return value
+
+    def _vocab_value(self, entity: Entity, f: Field) -> str:
+        """A phrase of the field's vocabulary; a unique field takes the unused ones first."""
+        if not f.unique:
+            return self.rng.choice(f.vocab)
+        used = self._used.get((entity.name, f.name), set())
+        fresh = [v for v in f.vocab if v not in used]
+        return self.rng.choice(fresh) if fresh else self._combined(f, used)
+
+    def _combined(self, f: Field, used: set[Any]) -> str:
+        """A new phrase in the vocabulary's style once every phrase is taken: the head of one
+        phrase with the tail of another ("Harbor" + "Grants DAO"), else a phrase with one of the
+        region's cities."""
+        split = [v.split() for v in f.vocab]
+        heads = [w[: max(1, len(w) // 2)] for w in split if len(w) > 1]
+        tails = [w[max(1, len(w) // 2):] for w in split if len(w) > 1]
+        candidates = {" ".join(h + t) for h in heads for t in tails}
+        fresh = sorted(c for c in candidates - used - set(f.vocab) if len(c) <= 120)
+        if fresh:
+            return self.rng.choice(fresh)
+        cities = [c["name"] for c in self.region.cities] or ["Central"]
+        joined = sorted({f"{v} {c}" for v in f.vocab for c in cities} - used)
+        return self.rng.choice(joined) if joined else self.rng.choice(f.vocab)
 
     def _make_unique(self, entity: Entity, f: Field, value: Any) -> Any:
         used = self._used.setdefault((entity.name, f.name), set())
@@ -176,6 +279,12 @@ class SeedValues:
                 if f.kind == "email":
                     local, _, domain = value.partition("@")
                     candidate = f"{local}{n}@{domain}"
+                elif f.kind == "code" or f.format in codes.ISSUED:
+                    candidate = (make_code(f, self.rng.getrandbits(40), self.region.code)
+                                 if f.kind == "code"
+                                 else codes.issue(f.format, self.rng, self.region.code))
+                elif f.vocab and n < 40:
+                    candidate = self._combined(f, used)
                 else:
                     candidate = f"{value} {n}"
             else:

@@ -1,9 +1,15 @@
-"""Seeded rows for one entity that already respect its constraints.
+"""Seeded rows for one entity that already respect its constraints and read as one history.
 
 Rows are drawn in order; a row that would break a capacity, quota or overlap rule is given a
 non-live state instead (a booking that could not fit becomes a cancelled one), which is also how
 such rows look in a real system's history. The first referred row is filled to its limit on
 purpose, so the capacity and quota rules have something to refuse.
+
+Each row is then made coherent: two references to one table name different rows, references
+that must share a group (a voter and the proposal's DAO) do, dates sit on the side of the clock
+their state implies (see ``phases.py``), a row is created after the rows it refers to and on the
+day of its own origin date (received, requested, issued), moves are stamped after creation, and
+nothing is updated after the environment's clock. Policy rows bound the rows that passed them.
 """
 
 from __future__ import annotations
@@ -14,9 +20,24 @@ import sqlite3
 from typing import Any
 
 from .entity_schema import EPOCH, SeedValues, id_prefix
-from .spec import Capacity, DateOrder, Entity, MaxPerParent, NoOverlap, RefInState
+from .phases import date_phases, downstream, origin_fields, policy_states
+from .spec import (
+    Capacity,
+    DateOrder,
+    Entity,
+    Expiry,
+    MaxPerParent,
+    NoOverlap,
+    Policy,
+    RefInState,
+    SameGroup,
+    UniqueTogether,
+)
 
 __all__ = ["seed_entity"]
+
+# The last moment a seeded row may carry: the evening before the environment's clock starts.
+_LAST_DAY = EPOCH - dt.timedelta(days=1)
 
 
 def _non_live(entity: Entity, live: tuple[str, ...]) -> str | None:
@@ -34,22 +55,13 @@ def _status(entity: Entity, i: int, rng: random.Random) -> str | None:
     return rng.choices(states, weights=weights)[0]
 
 
-def _stamp_dates(entity: Entity, row: dict[str, Any], created: dt.date, rng) -> None:
-    for t in entity.lifecycle.transitions if entity.lifecycle else ():
-        if t.stamp:
-            if row.get("status") == t.target and row.get(t.stamp) is None:
-                span = max((EPOCH - created).days, 1)
-                row[t.stamp] = (created + dt.timedelta(days=rng.randint(0, span))).isoformat()
-            elif row.get("status") != t.target:
-                row[t.stamp] = None
-
-
 class _Ledger:
     """What the rows drawn so far occupy: windows per resource, use per parent."""
 
     def __init__(self) -> None:
         self.windows: dict[Any, list[tuple[str, str]]] = {}
         self.used: dict[tuple[str, Any], float] = {}
+        self.combos: set[tuple] = set()
 
     def fits(self, entity: Entity, row: dict[str, Any], parents: dict[str, list]) -> bool:
         for c in entity.constraints:
@@ -71,6 +83,8 @@ class _Ledger:
 
     def take(self, entity: Entity, row: dict[str, Any]) -> None:
         for c in entity.constraints:
+            if isinstance(c, UniqueTogether):
+                self.combos.add((c.fields, tuple(row.get(f) for f in c.fields)))
             if row.get("status") not in getattr(c, "live_states", ()):
                 continue
             if isinstance(c, NoOverlap):
@@ -83,10 +97,49 @@ class _Ledger:
                 key = (f"max:{c.ref}", row[c.ref])
                 self.used[key] = self.used.get(key, 0) + 1
 
+    def clashes(self, entity: Entity, row: dict[str, Any]) -> bool:
+        return any((c.fields, tuple(row.get(f) for f in c.fields)) in self.combos
+                   for c in entity.constraints if isinstance(c, UniqueTogether))
+
+
+class _World:
+    """Lookups into the rows seeded before this entity: a referred row's columns, and the ids
+    of a table's rows grouped by one column (the members of each DAO)."""
+
+    def __init__(self, conn: sqlite3.Connection, entity: Entity, tables: dict[str, str]) -> None:
+        self.conn, self.entity, self.tables = conn, entity, tables
+        self._rows: dict[str, dict[str, dict[str, Any]]] = {}
+
+    def row(self, ref_entity: str, ident: Any) -> dict[str, Any]:
+        if ref_entity not in self._rows:
+            cur = self.conn.execute(f"SELECT * FROM {self.tables[ref_entity]}")
+            names = [d[0] for d in cur.description]
+            self._rows[ref_entity] = {r[0]: dict(zip(names, r, strict=True)) for r in cur}
+        return self._rows[ref_entity].get(ident, {})
+
+    def follow(self, row: dict[str, Any], path: str) -> Any:
+        """The value at ``path`` starting from ``row``: a column (``dao_id``) or a column of
+        the referred row (``member_id.dao_id``)."""
+        first, _, column = path.partition(".")
+        if not column:
+            return row.get(first)
+        return self.row(self.entity.field(first).ref, row.get(first)).get(column)
+
+    def candidates(self, path: str, target: Any) -> list[str]:
+        """Ids for the path's first column whose path leads to ``target``."""
+        first, _, column = path.partition(".")
+        if not column:
+            return []
+        ref = self.entity.field(first).ref
+        self.row(ref, None)
+        return [i for i, r in self._rows[ref].items() if r.get(column) == target]
+
 
 def _draw(entity: Entity, i: int, values: SeedValues, ids: dict[str, list[str]],
           fill_first: dict[str, str]) -> dict[str, Any]:
     rng = values.rng
+    if hasattr(values, "start_row"):
+        values.start_row()
     row: dict[str, Any] = {"id": f"{id_prefix(entity)}_{i + 1:06d}"}
     status = _status(entity, i, rng)
     for f in entity.fields:
@@ -96,7 +149,15 @@ def _draw(entity: Entity, i: int, values: SeedValues, ids: dict[str, list[str]],
             # Each filled reference gets its own third of the rows, so two quotas on one
             # entity never compete for the same rows.
             turn = list(fill_first).index(f.name) if filled else 0
-            row[f.name] = filled if filled and i % 3 == turn % 3 else rng.choice(pool)
+            if filled and i % 3 == turn % 3:
+                row[f.name] = filled
+            else:
+                # Two references to one table name two different rows (a courier is not the
+                # recipient) wherever there is a choice.
+                taken = {row[g.name] for g in entity.fields
+                         if g.kind == "ref" and g.ref == f.ref and g.name in row}
+                free = [p for p in pool if p not in taken] if taken else pool
+                row[f.name] = rng.choice(free or pool)
         else:
             row[f.name] = values.value(entity, f, i)
         if not f.required and f.kind != "ref" and rng.random() < 0.15:
@@ -110,52 +171,208 @@ def _draw(entity: Entity, i: int, values: SeedValues, ids: dict[str, list[str]],
     return row
 
 
+def _same_groups(entity: Entity, row: dict[str, Any], world: _World, rng) -> None:
+    """Make each SameGroup hold: a plain right column takes the left reference's group (a
+    proposal's DAO is its proposer's), else the left reference moves into the right's group."""
+    for c in entity.constraints:
+        if isinstance(c, SameGroup):
+            target = world.follow(row, c.right)
+            if world.follow(row, c.left) == target:
+                continue
+            if "." not in c.right and world.follow(row, c.left) is not None:
+                row[c.right] = world.follow(row, c.left)
+                continue
+            options = world.candidates(c.left, target)
+            if options:
+                row[c.left.split(".")[0]] = rng.choice(sorted(options))
+
+
+def _shift(value: str, days: int) -> str:
+    return (dt.date.fromisoformat(value) + dt.timedelta(days=days)).isoformat()
+
+
+def _expire_one(entity: Entity, row: dict[str, Any], pending: set[int]) -> None:
+    """One row waiting in a state an expiry guards the way out of (a suspended token) has
+    already expired, so the expiry rule has a row to refuse."""
+    for k, c in enumerate(entity.constraints):
+        if k in pending and isinstance(c, Expiry) and row.get(c.field) is not None:
+            sources = {s for t in entity.lifecycle.transitions if t.verb in c.moves
+                       for s in t.sources}
+            if row.get("status") in sources:
+                row[c.field] = (EPOCH - dt.timedelta(days=3)).isoformat()
+                for o in entity.constraints:
+                    if isinstance(o, DateOrder) and o.end == c.field and row.get(o.start):
+                        row[o.start] = min(row[o.start], _shift(row[c.field], -30))
+                pending.discard(k)
+
+
+def _phase(entity: Entity, row: dict[str, Any], rng) -> None:
+    """Move each date to the side of the clock the row's state implies, keeping date orders."""
+    status = row.get("status")
+    orders = [c for c in entity.constraints if isinstance(c, DateOrder | NoOverlap)]
+    for phase in date_phases(entity):
+        value = row.get(phase.field)
+        if value is None or status is None:
+            continue
+        day = dt.date.fromisoformat(value)
+        if status in phase.before and day <= EPOCH:
+            new = EPOCH + dt.timedelta(days=rng.randint(1, 45))
+        elif status in phase.after and day >= EPOCH:
+            new = EPOCH - dt.timedelta(days=rng.randint(2, 90))
+        else:
+            continue
+        row[phase.field] = new.isoformat()
+        for c in orders:
+            start, end = row.get(c.start), row.get(c.end)
+            if start is None or end is None or start < end:
+                continue
+            if c.end == phase.field:
+                row[c.start] = _shift(end, -rng.randint(1, 7))
+            else:
+                row[c.end] = _shift(start, rng.randint(1, 7))
+
+
+def _policies(entity: Entity, row: dict[str, Any], world: _World, unbroken: set[int]) -> None:
+    """Rows that passed a policy respect it; one waiting row per policy of ``unbroken`` breaks
+    that policy alone (which then leaves the set), so each policy's rule has a row to refuse."""
+    status = row.get("status")
+    policies = [(k, c) for k, c in enumerate(entity.constraints)
+                if isinstance(c, Policy) and row.get(c.field) is not None]
+    breaks = next((k for k, c in policies if k in unbroken and not c.on_create
+                   and status in policy_states(entity, c)[1]), None)
+    for k, c in policies:
+        limit = world.row(entity.field(c.ref).ref, row[c.ref]).get(c.limit)
+        if limit is None:
+            continue
+        f = entity.field(c.field)
+        passed, waiting = policy_states(entity, c)
+        if k == breaks:
+            bad = limit + 1 if c.op == "<=" else limit - 1
+            if (f.min is None or bad >= f.min) and (f.max is None or bad <= f.max):
+                row[c.field] = bad
+                unbroken.discard(k)
+            continue
+        if status in waiting and breaks is None and not c.on_create:
+            continue  # a row still waiting for the check may break it
+        if c.op == "<=" and row[c.field] > limit:
+            low = f.min if f.min is not None else 0
+            row[c.field] = max(type(row[c.field])(limit * 0.6), type(row[c.field])(low))
+            row[c.field] = min(row[c.field], limit)
+        elif c.op == ">=" and row[c.field] < limit:
+            top = f.max if f.max is not None else limit + 60
+            row[c.field] = min(limit + (row[c.field] % 60), top)
+
+
+def _stamp(day: dt.date, rng) -> str:
+    minute = rng.randint(0, 599)
+    return f"{day.isoformat()}T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
+
+
+def _times(entity: Entity, row: dict[str, Any], world: _World, rng) -> None:
+    """created_at after the referred rows and on the row's origin day; stamps after it;
+    updated_at after both and before the clock."""
+    floor = EPOCH - dt.timedelta(days=400)
+    for f in entity.fields:
+        if f.kind == "ref" and row.get(f.name) is not None:
+            parent = world.row(f.ref, row[f.name]).get("created_at")
+            if parent:
+                floor = max(floor, dt.date.fromisoformat(parent[:10]))
+    origins = [dt.date.fromisoformat(row[n]) for n in origin_fields(entity)
+               if row.get(n) is not None]
+    origins = [d for d in origins if floor <= d <= _LAST_DAY]
+    if origins:
+        created = min(origins)
+    else:
+        low = max(floor, EPOCH - dt.timedelta(days=400))
+        span = max((_LAST_DAY - low).days, 0)
+        created = low + dt.timedelta(days=rng.randint(min(3, span), span) if span else 0)
+    created = min(created, _LAST_DAY)
+    latest = created
+    for t in entity.lifecycle.transitions if entity.lifecycle else ():
+        if not t.stamp:
+            continue
+        # A move's stamp is set once the row has made that move (it is in the move's target
+        # state or one reached from it), on a day between its creation and the clock.
+        if row.get("status") in downstream(entity, {t.target}):
+            span = max((_LAST_DAY - created).days, 0)
+            value = row.get(t.stamp)
+            if value is None or not created.isoformat() <= value <= _LAST_DAY.isoformat():
+                row[t.stamp] = (created + dt.timedelta(days=rng.randint(min(1, span), span))
+                                ).isoformat()
+        else:
+            row[t.stamp] = None
+        if row.get(t.stamp) is not None:
+            latest = max(latest, min(dt.date.fromisoformat(row[t.stamp]), _LAST_DAY))
+    updated = min(latest + dt.timedelta(days=rng.randint(0, 20)), _LAST_DAY)
+    row["created_at"] = _stamp(created, rng)
+    row["updated_at"] = _stamp(updated, rng)
+    if row["updated_at"] < row["created_at"]:
+        row["updated_at"] = row["created_at"]
+
+
 def _first_allowed(conn: sqlite3.Connection, entity: Entity, ref: str,
                    ids: dict[str, list[str]], tables: dict[str, str]) -> str:
     """The referred row to fill to its limit: the first one a new row may still attach to
-    (its state allowed by any RefInState on the same reference), so the quota rule is what
-    refuses the next one."""
-    pool = ids[entity.field(ref).ref]
-    states = next((c.states for c in entity.constraints
-                   if isinstance(c, RefInState) and c.ref == ref), None)
-    if states:
-        table = tables[entity.field(ref).ref]
-        marks = ", ".join("?" for _ in states)
-        row = conn.execute(f"SELECT id FROM {table} WHERE status IN ({marks}) ORDER BY id LIMIT 1",
-                           states).fetchone()
-        if row:
-            return row[0]
-    return pool[0]
+    (its state allowed by any RefInState on the same reference, and its group's by one on the
+    column a SameGroup ties it to), so the quota rule is what refuses the next one."""
+    table = tables[entity.field(ref).ref]
+    where, params = ["1 = 1"], []
+    for c in entity.constraints:
+        if isinstance(c, RefInState) and c.ref == ref:
+            where.append(f"status IN ({', '.join('?' for _ in c.states)})")
+            params += list(c.states)
+        if isinstance(c, SameGroup) and c.left.startswith(ref + ".") and "." not in c.right:
+            column = c.left.partition(".")[2]
+            for r in entity.constraints:
+                if isinstance(r, RefInState) and r.ref == c.right:
+                    group = tables[entity.field(r.ref).ref]
+                    where.append(f"{column} IN (SELECT id FROM {group} WHERE status IN "
+                                 f"({', '.join('?' for _ in r.states)}))")
+                    params += list(r.states)
+    row = conn.execute(f"SELECT id FROM {table} WHERE {' AND '.join(where)} ORDER BY id LIMIT 1",
+                       params).fetchone()
+    return row[0] if row else ids[entity.field(ref).ref][0]
 
 
 def seed_entity(conn: sqlite3.Connection, entity: Entity, values: SeedValues,
                 ids: dict[str, list[str]], tables: dict[str, str]) -> None:
     rng = values.rng
     fill_first = {ref: _first_allowed(conn, entity, ref, ids, tables)
-                  for ref in {c.ref for c in entity.constraints if isinstance(c, MaxPerParent)
-                              or (isinstance(c, Capacity) and not c.amount)}}
+                  for ref in sorted({c.ref for c in entity.constraints
+                                     if isinstance(c, MaxPerParent)
+                                     or (isinstance(c, Capacity) and not c.amount)})}
     parents = {}
     for c in entity.constraints:
         if isinstance(c, Capacity):
             table = tables[entity.field(c.ref).ref]
             parents[(c.ref, c.capacity_field)] = dict(conn.execute(
                 f"SELECT id, {c.capacity_field} FROM {table}").fetchall())
+    world = _World(conn, entity, tables)
     ledger, out = _Ledger(), []
     live = next((c.live_states for c in entity.constraints if hasattr(c, "live_states")), ())
+    unbroken = {k for k, c in enumerate(entity.constraints) if isinstance(c, Policy)}
+    unexpired = {k for k, c in enumerate(entity.constraints) if isinstance(c, Expiry) and c.moves}
     for i in range(entity.count):
         row = _draw(entity, i, values, ids, fill_first)
+        _same_groups(entity, row, world, rng)
+        for _ in range(8):
+            if not ledger.clashes(entity, row):
+                break
+            row = _draw(entity, i, values, ids, fill_first)
+            _same_groups(entity, row, world, rng)
+        else:
+            continue  # no fresh combination left for a unique-together rule
+        _phase(entity, row, rng)
         if not ledger.fits(entity, row, parents):
             fallback = _non_live(entity, live)
             if fallback is None:
                 continue
             row["status"] = fallback
+            _phase(entity, row, rng)
+        _policies(entity, row, world, unbroken)
+        _expire_one(entity, row, unexpired)
         ledger.take(entity, row)
-        created = EPOCH - dt.timedelta(days=rng.randint(3, 400))
-        _stamp_dates(entity, row, created, rng)
-        updated = min(created + dt.timedelta(days=rng.randint(0, 20)), EPOCH)
-        minute = rng.randint(0, 599)
-        row["created_at"] = f"{created.isoformat()}T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
-        row["updated_at"] = f"{updated.isoformat()}T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
+        _times(entity, row, world, rng)
         out.append(row)
     if out:
         cols = list(out[0])

@@ -13,8 +13,9 @@ from agentworld.servers import schema as s
 
 from .builder import EnvBuilder
 from .constraints import check_row
+from .describe import a_an, article, either
 from .entity_schema import field_schema, id_prefix, make_code, row_out, row_schema
-from .spec import Entity, Transition
+from .spec import Entity, Field, Transition
 
 __all__ = ["add_entity_tools", "decode_cursor"]
 
@@ -33,6 +34,11 @@ def _noun(entity: Entity) -> str:
     return entity.name.replace("_", " ")
 
 
+def _arg(b: EnvBuilder, entity: Entity, f: Field) -> dict[str, Any]:
+    """A field's argument schema, described for this entity and environment's currency."""
+    return field_schema(f, noun=_noun(entity), currency=b.region.currency)
+
+
 def add_entity_tools(b: EnvBuilder, entity: Entity, tables: dict[str, str]) -> None:
     _add_search(b, entity)
     _add_get(b, entity)
@@ -46,13 +52,20 @@ def add_entity_tools(b: EnvBuilder, entity: Entity, tables: dict[str, str]) -> N
 
 def _add_search(b: EnvBuilder, entity: Entity) -> None:
     filters = [f for f in entity.fields if f.filterable or f.kind == "ref"]
-    props: dict[str, Any] = {"query": s.string(f"Text to find in the {entity.label}.")}
+    label = entity.label.replace("_", " ")
+    props: dict[str, Any] = {"query": s.string(
+        f"Part of the {label} to look for, matched anywhere and case-insensitively, e.g. the "
+        f"first letters of a {label}.")}
     for f in filters:
-        props[f.name] = field_schema(f)
+        props[f.name] = _arg(b, entity, f)
     if entity.lifecycle:
-        props["status"] = s.enum(entity.lifecycle.states)
-    props["limit"] = s.integer("Page size.", minimum=1, maximum=MAX_PAGE)
-    props["cursor"] = s.string("From the previous page's next_cursor.", max_length=12)
+        props["status"] = s.enum(entity.lifecycle.states,
+                                 f"Only {entity.plural.replace('_', ' ')} in this state: one of "
+                                 f"{either(entity.lifecycle.states)}.")
+    props["limit"] = s.integer("How many results to return at most (1 to 100; 20 if not given).",
+                               minimum=1, maximum=MAX_PAGE)
+    props["cursor"] = s.string("The next_cursor of the previous page, to read the page after "
+                               "it; leave it out for the first page.", max_length=12)
     plural = entity.plural
 
     def search(ctx: ToolContext, query: str | None = None, status: str | None = None,
@@ -93,14 +106,14 @@ def _add_get(b: EnvBuilder, entity: Entity) -> None:
 
     b.tools.tool(name=f"get_{entity.name}", read_only=True,
                  description=f"Get one {_noun(entity)} by id, with every field.",
-                 input=s.obj({"id": s.identifier(f"The {_noun(entity)} id.")}),
+                 input=s.obj({"id": _id_arg(entity)}),
                  output=s.obj({entity.name: row_schema(entity)}))(get)
 
 
 def _add_create(b: EnvBuilder, entity: Entity, tables: dict[str, str]) -> None:
     stamps = {t.stamp for t in entity.lifecycle.transitions} if entity.lifecycle else set()
     fields = [f for f in entity.fields if f.name not in stamps and f.kind != "code"]
-    props = {f.name: field_schema(f) for f in fields}
+    props = {f.name: _arg(b, entity, f) for f in fields}
     required = [f.name for f in fields if f.required]
 
     def create(ctx: ToolContext, **values: Any) -> dict[str, Any]:
@@ -108,7 +121,7 @@ def _add_create(b: EnvBuilder, entity: Entity, tables: dict[str, str]) -> None:
         row = {"id": ctx.ids.new(id_prefix(entity))}
         for f in entity.fields:
             if f.kind == "code":
-                row[f.name] = make_code(f, ctx.rng.getrandbits(40))
+                row[f.name] = make_code(f, ctx.rng.getrandbits(40), b.region.code)
                 continue
             value = values.get(f.name)
             row[f.name] = int(value) if isinstance(value, bool) else value
@@ -122,15 +135,16 @@ def _add_create(b: EnvBuilder, entity: Entity, tables: dict[str, str]) -> None:
 
     initial = f" It starts as {entity.lifecycle.initial}." if entity.lifecycle else ""
     b.tools.tool(name=f"create_{entity.name}",
-                 description=f"Create a {_noun(entity)}.{initial} {entity.description}".strip(),
+                 description=f"Create {a_an(_noun(entity))}.{initial} {entity.description}"
+                             .strip(),
                  input=s.obj(props, required=required),
                  output=s.obj({entity.name: row_schema(entity)}))(create)
 
 
 def _add_update(b: EnvBuilder, entity: Entity, tables: dict[str, str]) -> None:
     mutable = [f for f in entity.fields if f.mutable and f.kind not in ("ref", "code")]
-    props: dict[str, Any] = {"id": s.identifier(f"The {_noun(entity)} id.")}
-    props.update({f.name: field_schema(f) for f in mutable})
+    props: dict[str, Any] = {"id": _id_arg(entity)}
+    props.update({f.name: _arg(b, entity, f) for f in mutable})
     frozen = entity.lifecycle.frozen if entity.lifecycle else ()
 
     def update(ctx: ToolContext, id: str, **changes: Any) -> dict[str, Any]:
@@ -148,9 +162,10 @@ def _add_update(b: EnvBuilder, entity: Entity, tables: dict[str, str]) -> None:
         b.mutated(ctx, entity.plural, id, "update")
         return {entity.name: row_out(entity, row)}
 
-    frozen_text = f" Refused once it is {' or '.join(frozen)}." if frozen else ""
+    frozen_text = f" Refused once it is {either(frozen)}." if frozen else ""
     b.tools.tool(name=f"update_{entity.name}", idempotent=True,
-                 description=f"Change fields of a {_noun(entity)}; only the given fields change."
+                 description=f"Change fields of {a_an(_noun(entity))}; only the given fields "
+                             "change."
                              + frozen_text,
                  input=s.obj(props, required=["id"]),
                  output=s.obj({entity.name: row_schema(entity)}))(update)
@@ -162,24 +177,34 @@ def _add_transition(b: EnvBuilder, entity: Entity, t: Transition, tables: dict[s
         if current["status"] not in t.sources:
             raise ToolError(ErrorCode.PRECONDITION_FAILED,
                             f"cannot {t.verb.replace('_', ' ')} {_noun(entity)} {id}: it is "
-                            f"{current['status']}, and only a {' or '.join(t.sources)} "
-                            f"{_noun(entity)} can be", status=current["status"])
+                            f"{current['status']}, and only {_only(entity, t)} can be",
+                            status=current["status"])
         changes = {"status": t.target, "updated_at": ctx.clock.iso()}
         if t.stamp:
             changes[t.stamp] = ctx.clock.today()
         row = {**current, **changes}
-        check_row(ctx, entity, row, tables, creating=False)
+        check_row(ctx, entity, row, tables, creating=False, move=t.verb)
         ctx.update(entity.plural, id, changes)
         b.mutated(ctx, entity.plural, id, t.verb)
         return {entity.name: row_out(entity, row)}
 
     b.tools.tool(name=f"{t.verb}_{entity.name}",
-                 description=f"{t.description} Only a {' or '.join(t.sources)} "
-                             f"{_noun(entity)} can be; it becomes {t.target}.",
+                 description=f"{t.description} Only {_only(entity, t)} can be; it becomes "
+                             f"{t.target.replace('_', ' ')}.",
                  destructive=t.target in ("cancelled", "deleted", "closed", "archived",
                                           "rejected", "revoked", "terminated"),
-                 input=s.obj({"id": s.identifier(f"The {_noun(entity)} id.")}),
+                 input=s.obj({"id": _id_arg(entity)}),
                  output=s.obj({entity.name: row_schema(entity)}))(move)
+
+
+def _only(entity: Entity, t: Transition) -> str:
+    """``an active or paused proposal``: the states a move starts from, with their article."""
+    return f"{article(t.sources[0])} {either(t.sources)} {_noun(entity)}"
+
+
+def _id_arg(entity: Entity) -> dict[str, Any]:
+    return s.identifier(f"Id of the {_noun(entity)}, as search_{entity.plural} returns it, e.g. "
+                        f"{id_prefix(entity)}_000001.")
 
 
 def existing(db, table: str, where: str = "1 = 1", params: tuple = (), limit: int = 5):

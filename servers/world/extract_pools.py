@@ -130,6 +130,39 @@ def airports() -> None:
     _write("airports.csv", ["iata", "name", "city", "country", "tz", "lat", "lon"], rows)
 
 
+# Values past a critical limit that laboratories phone through (glucose, potassium, sodium,
+# troponin, INR), by LOINC code.
+_CRITICAL = {"2345-7": 452.0, "2339-0": 452.0, "2823-3": 6.8, "2951-2": 118.0,
+             "10839-9": 2.5, "6301-6": 5.2}
+
+
+def lab_results() -> None:
+    """Results for the tests of ``lab_tests.csv`` (LOINC codes with adult reference ranges):
+    for each quantitative test a value inside its range (normal), below it (low), above it
+    (high) and far above it (critical), each flagged as its value says; qualitative tests are
+    detected or not detected. Derived, not downloaded: the ranges are the pool's."""
+    with open(HERE / "lab_tests.csv", encoding="utf-8", newline="") as f:
+        tests = list(csv.DictReader(f))
+    out = []
+    for t in tests:
+        if not t["low"]:
+            out += [(t["loinc"], t["name"], f"{t['name']}: not detected", "normal"),
+                    (t["loinc"], t["name"], f"{t['name']}: detected", "abnormal")]
+            continue
+        low, high, unit = float(t["low"]), float(t["high"]), t["unit"]
+        places = max(len(t["low"].partition(".")[2]), len(t["high"].partition(".")[2]), 1)
+        span = high - low
+        values = [("normal", (low + high) / 2), ("high", high + span * 0.25)]
+        if low > 0:
+            values.append(("low", max(low - span * 0.25, low * 0.4)))
+        if t["loinc"] in _CRITICAL:
+            values.append(("critical", _CRITICAL[t["loinc"]]))
+        for flag, value in values:
+            out.append((t["loinc"], t["name"], f"{t['name']} {value:.{places}f} {unit}".strip(),
+                        flag))
+    _write("lab_results.csv", ["loinc", "test", "result", "flag"], out)
+
+
 def main() -> None:
     currencies = rates()
     regions = countries_and_cities(currencies)
@@ -138,6 +171,7 @@ def main() -> None:
     banks(regions)
     diagnoses()
     airports()
+    lab_results()
 
 
 if __name__ == "__main__":

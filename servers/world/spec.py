@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "Field", "Transition", "Lifecycle", "NoOverlap", "Capacity", "DateOrder", "RefInState",
-    "MaxPerParent", "Constraint", "Entity", "Archetype", "ThemeCard", "Leaf", "FIELD_KINDS",
+    "MaxPerParent", "Policy", "SameGroup", "UniqueTogether", "Expiry", "DatePhase", "Distinct",
+    "Constraint", "Entity", "Archetype", "ThemeCard", "Leaf", "FIELD_KINDS", "FORMATS",
+    "DomainVocab",
 ]
 
 # Field kinds and what they hold:
@@ -25,9 +27,15 @@ __all__ = [
 #   int/float numbers in [min, max];  money: integer cents in [min, max] (in the env's currency)
 #   bool      0/1;  date: YYYY-MM-DD within `min`..`max` days of the epoch
 #   enum      one of `values`;  ref: the id of a row of entity `ref`
-#   city, country, currency, company, ...: values from a real-data pool (see data.py)
+#   city, country, currency, company, ...: values from a real-data pool (see data.py); fields of
+#             one row drawing on the same pool table take one record (a bank and its BIC)
 FIELD_KINDS = frozenset({"text", "code", "name", "email", "int", "float", "money", "bool",
                          "date", "enum", "ref", "pool"})
+
+# Standard formats a field may declare (Field.format): a `code` field is issued in that format
+# with correct check digits, and every field with a format is validated by the tools.
+FORMATS = frozenset({"iban", "ean13", "upc", "isrc", "isbn13", "loinc", "semver", "email",
+                     "currency", "slug"})
 
 
 @dataclass(frozen=True)
@@ -45,6 +53,8 @@ class Field:
     unique: bool = False
     mutable: bool = True              # changeable through update_<entity>
     filterable: bool = False          # offered as an exact-match filter by search_<entities>
+    format: str = ""                  # a standard format (FORMATS): issued and validated
+    example: str = ""                 # an example value for the argument's description
 
 
 @dataclass(frozen=True)
@@ -116,7 +126,72 @@ class MaxPerParent:
     live_states: tuple[str, ...]
 
 
-Constraint = NoOverlap | Capacity | DateOrder | RefInState | MaxPerParent
+@dataclass(frozen=True)
+class Policy:
+    """A threshold or cap read from a policy row: ``row[field] <op> parent[limit]``, where the
+    parent is the row that ``ref`` points at (a loan amount at most its product's maximum, a
+    risk score at least its policy's minimum). Checked on create and on the lifecycle moves
+    named in ``moves`` (an approval), so a row may wait in review while it breaks the policy."""
+
+    ref: str
+    field: str
+    limit: str
+    op: str                            # "<=" (a cap) or ">=" (a threshold)
+    moves: tuple[str, ...] = ()
+    on_create: bool = True
+
+
+@dataclass(frozen=True)
+class SameGroup:
+    """Two references must lead to the same group: ``left`` and ``right`` are paths such as
+    ``member_id.dao_id`` (the member's DAO) and ``proposal_id.dao_id`` (the proposal's DAO);
+    a path of one name is a column of the row itself."""
+
+    left: str
+    right: str
+    noun: str = ""                     # what the group is called in messages ("DAO")
+
+
+@dataclass(frozen=True)
+class UniqueTogether:
+    """No two rows share the values of all of ``fields`` (a package and a version)."""
+
+    fields: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Expiry:
+    """``field`` is an expiry date: rows in ``live_states`` have it in the future, rows in
+    ``expired_states`` in the past, and the moves into a live state (``moves``) are refused once
+    it has passed."""
+
+    field: str
+    live_states: tuple[str, ...]
+    expired_states: tuple[str, ...] = ()
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DatePhase:
+    """Which side of the clock a date lies on in each state: in ``before`` states the event has
+    not happened yet (voting still open, an issue not yet printed), in ``after`` states it has.
+    Only the seeder reads it; it keeps seeded states and dates consistent."""
+
+    field: str
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Distinct:
+    """Two references of one row never name the same row (a courier is not the recipient)."""
+
+    left: str
+    right: str
+
+
+Constraint = (NoOverlap | Capacity | DateOrder | RefInState | MaxPerParent | Policy | SameGroup
+              | UniqueTogether | Expiry | DatePhase | Distinct)
 
 
 @dataclass(frozen=True)
@@ -130,9 +205,22 @@ class Entity:
     lifecycle: Lifecycle | None = None
     constraints: tuple[Constraint, ...] = ()
     creatable: bool = True
+    id_prefix: str = ""               # the id prefix, when the derived one would be ambiguous
 
     def field(self, name: str) -> Field:
         return next(f for f in self.fields if f.name == name)
+
+
+@dataclass(frozen=True)
+class DomainVocab:
+    """A domain pack's words for the feature modules: tags on its rows, the files attached to
+    them, the comments people leave and the reasons money is refunded. An empty tuple means
+    the feature derives its words from the archetype's own declarations."""
+
+    tags: tuple[str, ...] = ()
+    attachments: tuple[str, ...] = ()  # file names, e.g. "master-audio.wav"
+    comments: tuple[str, ...] = ()
+    refund_reasons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

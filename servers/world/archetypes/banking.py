@@ -74,7 +74,7 @@ RETAIL_ACCOUNTS = Archetype(
             )),
             constraints=(RefInState("customer_id", ("active", "onboarding")),
                          MaxPerParent("customer_id", 5, ("open", "frozen", "dormant")))),
-        Entity("payee", "payees", label="payee_name", count=120, fields=(
+        Entity("payee", "payees", id_prefix="pye", label="payee_name", count=120, fields=(
             Field("customer_id", "ref", ref="customer", mutable=False),
             Field("payee_name", "pool", source="company"),
             Field("bank_name", "pool", source="bank"),
@@ -156,7 +156,7 @@ CARD_DISPUTES = Archetype(
     features=("notifications", "attachments", "comments", "audit_log", "currency", "tags",
               "search", "holidays"),
     entities=(
-        Entity("cardholder", "cardholders", label="full_name", count=90, fields=(
+        Entity("cardholder", "cardholders", id_prefix="chd", label="full_name", count=90, fields=(
             Field("full_name", "name"),
             Field("email", "email", unique=True),
             Field("issuing_bank", "pool", source="bank"),

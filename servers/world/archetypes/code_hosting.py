@@ -5,12 +5,14 @@ from ..spec import (
     Archetype,
     DateOrder,
     Entity,
+    Expiry,
     Field,
     Leaf,
     Lifecycle,
     MaxPerParent,
     RefInState,
     Transition,
+    UniqueTogether,
 )
 
 _LANGUAGES = ("python", "typescript", "go", "rust", "java", "kotlin", "c_sharp", "ruby",
@@ -136,20 +138,26 @@ REGISTRY = Archetype(
     entities=(
         Entity("maintainer", "maintainers", label="username", count=60,
                description="A registry account that can publish.", fields=(
-            Field("username", "text", unique=True, vocab=(
-                "sindre", "tjholo", "ljharb-ish", "mafintosh-fan", "pkg-bot", "isaacz",
-                "feross-like", "substack-fan", "crate-smith", "gem-cutter", "pypi-pat",
-                "maven-max")),
+            Field("username", "text", unique=True,
+                  description="The account's login handle, made of the person's names"),
             Field("full_name", "name"),
             Field("email", "email", unique=True),
-            Field("mfa_enabled", "bool"),
+            Field("mfa_enabled", "bool", description="Whether two-factor sign-in is on"),
         )),
         Entity("package", "packages", label="name", count=50,
                description="A named package in the registry.", fields=(
-            Field("name", "text", unique=True, mutable=False, vocab=(
+            Field("name", "text", unique=True, mutable=False, format="slug", vocab=(
                 "left-pad-plus", "fast-json-parse", "tiny-router", "color-convert-x",
                 "http-retry", "yaml-lite", "date-fns-tz-mini", "cli-spinner-pro",
-                "orm-lite", "image-resize", "env-loader", "uuid-fast")),
+                "orm-lite", "image-resize", "env-loader", "uuid-fast", "json-schema-lint",
+                "markdown-toc", "retry-backoff", "csv-stream", "semver-tools", "jwt-decode-lite",
+                "glob-match", "dotenv-safe", "log-rotate", "cron-parse", "html-escape",
+                "deep-merge", "path-to-regex", "query-string-x", "mime-lookup", "bytes-format",
+                "slugify-mini", "chalk-lite", "ansi-colors-x", "rate-limiter", "lru-cache-tiny",
+                "event-bus", "object-hash", "fs-walk", "zip-stream", "url-parse-lite",
+                "dom-ready", "tiny-emitter", "promise-pool", "debounce-fn", "kebab-case",
+                "toml-parse", "ini-lite", "diff-match", "base64-url", "uuid-validate",
+                "color-name-list", "fetch-retry", "ms-convert", "sqlite-migrate")),
             Field("owner_id", "ref", ref="maintainer", filterable=True),
             Field("ecosystem", "enum", values=("npm", "pypi", "crates", "rubygems", "maven",
                                                "nuget", "go"), filterable=True),
@@ -173,9 +181,8 @@ REGISTRY = Archetype(
         Entity("package_version", "package_versions", label="version", count=220,
                description="A published version of a package.", fields=(
             Field("package_id", "ref", ref="package", mutable=False, filterable=True),
-            Field("version", "text", mutable=False, vocab=(
-                "0.1.0", "0.9.2", "1.0.0", "1.0.1", "1.2.0", "1.4.3", "2.0.0-beta.1",
-                "2.0.0", "2.1.5", "3.0.0-rc.2", "3.0.0", "3.2.1")),
+            Field("version", "text", mutable=False, format="semver",
+                  description="The version number"),
             Field("tag", "enum", values=("latest", "next", "beta", "legacy"),
                   filterable=True),
             Field("size_kb", "int", min=1, max=25_000),
@@ -196,6 +203,7 @@ REGISTRY = Archetype(
             )),
             constraints=(
                 RefInState("package_id", ("active",)),
+                UniqueTogether(("package_id", "version")),
             )),
         Entity("publish_token", "publish_tokens", label="token_name", count=100,
                description="A scoped token used to publish from CI.", fields=(
@@ -210,15 +218,24 @@ REGISTRY = Archetype(
             Field("issued_on", "date", min=-300, max=0, mutable=False),
             Field("expires_on", "date", mutable=False),
         ), lifecycle=Lifecycle(
-            states=("active", "revoked", "expired"), initial="active",
-            frozen=("revoked", "expired"), seed_weights=(4, 2, 2),
+            states=("active", "suspended", "revoked", "expired"), initial="active",
+            frozen=("revoked", "expired"), seed_weights=(5, 2, 2, 2),
             transitions=(
-                Transition("revoke", ("active",), "revoked", "Revoke the token now."),
-                Transition("expire", ("active",), "expired", "Expire a token past its date."),
+                Transition("suspend", ("active",), "suspended",
+                           "Suspend the token while a leak is investigated."),
+                Transition("reinstate", ("suspended",), "active",
+                           "Reinstate a suspended token that has not expired."),
+                Transition("revoke", ("active", "suspended"), "revoked",
+                           "Revoke the token now."),
+                Transition("expire", ("active", "suspended"), "expired",
+                           "Expire a token past its date."),
             )),
             constraints=(
                 MaxPerParent("maintainer_id", 3, ("active",)),
                 DateOrder("issued_on", "expires_on"),
+                Expiry("expires_on", live_states=("active", "suspended"),
+                       expired_states=("expired",),
+                       moves=("reinstate",)),
             )),
     ),
 )

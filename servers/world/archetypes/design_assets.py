@@ -157,7 +157,7 @@ DESIGN_PROJECTS = Archetype(
                 MaxPerParent("lead_designer_id", 4, ("briefing", "in_progress",
                                                      "client_review")),
             )),
-        Entity("proof", "proofs", label="deliverable", count=200, fields=(
+        Entity("proof", "proofs", id_prefix="prf", label="deliverable", count=200, fields=(
             Field("project_id", "ref", ref="project", mutable=False),
             Field("deliverable", "text", vocab=(
                 "Logo concepts", "Colour palette", "Front panel artwork", "Homepage mockup",

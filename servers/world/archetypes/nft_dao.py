@@ -4,13 +4,17 @@ from ..spec import (
     Archetype,
     Capacity,
     DateOrder,
+    DatePhase,
     Entity,
     Field,
     Leaf,
     Lifecycle,
     MaxPerParent,
+    Policy,
     RefInState,
+    SameGroup,
     Transition,
+    UniqueTogether,
 )
 
 _CHAINS = ("ethereum", "polygon", "solana", "base", "arbitrum", "optimism", "tezos")
@@ -23,7 +27,7 @@ NFT_MARKET = Archetype(
     features=("comments", "tags", "notifications", "reviews", "currency", "audit_log",
               "search", "sharing"),
     entities=(
-        Entity("collector", "collectors", label="display_name", count=70,
+        Entity("collector", "collectors", id_prefix="clr", label="display_name", count=70,
                description="A marketplace user who creates, owns and trades tokens.", fields=(
             Field("display_name", "name"),
             Field("handle", "text", unique=True, vocab=(
@@ -196,6 +200,11 @@ DAO = Archetype(
                 MaxPerParent("proposer_id", 2, ("draft", "voting")),
                 DateOrder("voting_starts", "voting_ends"),
                 RefInState("dao_id", ("active",)),
+                SameGroup("proposer_id.dao_id", "dao_id", noun="DAO"),
+                DatePhase("voting_starts", before=("draft",),
+                          after=("voting", "succeeded", "defeated", "queued", "executed")),
+                DatePhase("voting_ends", before=("draft", "voting"),
+                          after=("succeeded", "defeated", "queued", "executed")),
             )),
         Entity("vote", "votes", label="reason", count=240,
                description="A member's vote on a proposal.", fields=(
@@ -210,6 +219,9 @@ DAO = Archetype(
                 "Conflict of interest", "Delegate recommendation")),
         ), constraints=(
             RefInState("proposal_id", ("voting",)),
+            SameGroup("member_id.dao_id", "proposal_id.dao_id", noun="DAO"),
+            UniqueTogether(("proposal_id", "member_id")),
+            Policy("member_id", "weight", "voting_power", "<="),
         )),
     ),
 )

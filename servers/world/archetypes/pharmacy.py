@@ -29,7 +29,7 @@ PRESCRIPTION_DISPENSING = Archetype(
     features=("notifications", "payments", "inventory", "audit_log", "comments",
               "attachments", "search", "tags"),
     entities=(
-        Entity("prescriber", "prescribers", label="full_name", count=25, fields=(
+        Entity("prescriber", "prescribers", id_prefix="psc", label="full_name", count=25, fields=(
             Field("dea_number", "code", vocab=("DEA",)),
             Field("full_name", "name"),
             Field("specialty", "enum", filterable=True, values=(

@@ -101,7 +101,8 @@ MEMBER_NETWORK = Archetype(
             )),
             constraints=(RefInState("sender_id", ("active",)),
                          MaxPerParent("sender_id", 5, ("pending",)))),
-        Entity("content_report", "content_reports", label="report_code", count=100, fields=(
+        Entity("content_report", "content_reports", id_prefix="rpt", label="report_code",
+               count=100, fields=(
             Field("report_code", "code", vocab=("RPT",)),
             Field("post_id", "ref", ref="post", mutable=False),
             Field("reporter_id", "ref", ref="member", mutable=False),

@@ -17,13 +17,13 @@ from agentworld.servers import schema as s
 from agentworld.servers.envs._people import people
 
 from ..data import table
-from ..entity_schema import EPOCH
+from ..entity_schema import EPOCH, id_prefix
 from ..entity_tools import decode_cursor
 from ..spec import Archetype, Entity
 
 __all__ = ["Target", "target", "entity_tool_names", "free_names", "ecb_rates", "page",
            "MAX_PAGE", "seed_people", "words", "paging_props", "target_ids", "rows",
-           "editable", "past_stamp", "later", "EPOCH"]
+           "editable", "past_stamp", "later", "EPOCH", "created_of"]
 
 MAX_PAGE = 100
 
@@ -69,7 +69,7 @@ class Target:
 
     @property
     def missing(self) -> str:
-        return f"{self.entity.name[:3]}_0000000000"
+        return f"{id_prefix(self.entity)}_0000000000"
 
     @property
     def owner_field(self) -> str:
@@ -110,7 +110,7 @@ class Target:
             raise ToolError(ErrorCode.VALIDATION_ERROR, "a person's name may not be blank")
 
     def missing_person(self) -> str:
-        return f"{self.people.name[:3]}_0000000000" if self.people else ""
+        return f"{id_prefix(self.people)}_0000000000" if self.people else ""
 
 
 def target(archetype: Archetype, tables: dict[str, str]) -> Target:
@@ -190,14 +190,35 @@ def editable(t: Target) -> str:
     return "status NOT IN (" + ", ".join("'" + f.replace("'", "''") + "'" for f in t.frozen) + ")"
 
 
-def past_stamp(rng, low: int = 1, high: int = 120) -> str:
-    """A seeded timestamp between ``high`` and ``low`` days before the epoch, in office hours."""
+# The environment's clock starts at 09:00 on the epoch: seeded activity ends before it.
+_CLOCK = dt.datetime.combine(EPOCH, dt.time(9, 0))
+
+
+def past_stamp(rng, low: int = 1, high: int = 120, after: str | None = None) -> str:
+    """A seeded timestamp between ``high`` and ``low`` days before the epoch, in office hours;
+    never before ``after`` (the row it belongs to was created then) nor after the clock."""
     day = EPOCH - dt.timedelta(days=rng.randint(low, high))
+    if after:
+        first = dt.date.fromisoformat(after[:10])
+        if day < first:
+            span = max((EPOCH - dt.timedelta(days=1) - first).days, 0)
+            day = first + dt.timedelta(days=rng.randint(0, span) if span else 0)
     minute = rng.randint(0, 599)
-    return f"{day.isoformat()}T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
+    stamp = f"{day.isoformat()}T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
+    if after and stamp < after:
+        stamp = later(after, rng.randint(5, 240))
+    return stamp
 
 
 def later(stamp: str, minutes: int) -> str:
-    """A timestamp ``minutes`` after ``stamp`` (both ``YYYY-MM-DDTHH:MM:SSZ``)."""
+    """A timestamp ``minutes`` after ``stamp`` (both ``YYYY-MM-DDTHH:MM:SSZ``), and before the
+    environment's clock starts."""
     when = dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ") + dt.timedelta(minutes=minutes)
+    start = dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ")
+    when = max(min(when, _CLOCK - dt.timedelta(minutes=1)), start)
     return when.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def created_of(conn: sqlite3.Connection, t: Target) -> dict[str, str]:
+    """When each target row was created: feature rows about it come after."""
+    return dict(conn.execute(f"SELECT id, created_at FROM {t.table}"))

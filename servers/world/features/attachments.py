@@ -11,6 +11,7 @@ from agentworld.servers.manifest import Rule
 from ..builder import EnvBuilder, Probe
 from ._base import (
     Target,
+    created_of,
     free_names,
     page,
     paging_props,
@@ -70,13 +71,13 @@ def _seed(conn, rng, t: Target) -> None:
     people, ids = seed_people(conn, t, rng, 20), target_ids(conn, t)
     if not people or not ids:
         return
-    out = []
+    out, born = [], created_of(conn, t)
     for target_id in rng.sample(ids, min(len(ids), 40)):
         for filename, content_type in rng.sample(_FILES, rng.randint(1, 3)):
             size = rng.randint(2_000, 900_000) if content_type.startswith("text") else \
                 rng.randint(40_000, 8_000_000)
             out.append((f"att_{len(out) + 1:06d}", target_id, filename, content_type, size,
-                        rng.choice(people), past_stamp(rng, 1, 150)))
+                        rng.choice(people), past_stamp(rng, 1, 150, born[target_id])))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?, ?, ?)", out)
 
 

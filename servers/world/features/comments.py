@@ -11,6 +11,7 @@ from agentworld.servers.manifest import Rule
 from ..builder import EnvBuilder, Probe
 from ._base import (
     Target,
+    created_of,
     editable,
     free_names,
     page,
@@ -69,11 +70,12 @@ def _seed(conn, rng, t: Target) -> None:
     ids = target_ids(conn, t)
     if not authors or not ids:
         return
-    out = []
+    out, born = [], created_of(conn, t)
     for target_id in rng.sample(ids, min(len(ids), 40)):
         for _ in range(rng.randint(1, 3)):
             out.append((f"cmt_{len(out) + 1:06d}", target_id, rng.choice(authors),
-                        rng.choice(_PHRASES), int(rng.random() < 0.3), past_stamp(rng, 1, 90)))
+                        rng.choice(_PHRASES), int(rng.random() < 0.3),
+                        past_stamp(rng, 1, 90, born[target_id])))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?, ?)", out)
 
 

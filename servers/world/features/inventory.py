@@ -67,17 +67,18 @@ class Inventory:
 
 def _seed(conn, rng, t: Target) -> None:
     stock, moves = _tables(t)
-    ids = [r["id"] for r in rows(conn, f"SELECT id FROM {t.table} ORDER BY id LIMIT 300")]
+    born = dict(conn.execute(f"SELECT id, created_at FROM {t.table} ORDER BY id LIMIT 300"))
+    ids = list(born)
     items, ledger = [], []
     for n, target_id in enumerate(ids):
         level = rng.choice((5, 10, 10, 20, 25))
         on_hand = rng.randint(0, level) if n % 7 == 0 else rng.randint(level + 1, 240)
-        updated = past_stamp(rng, 1, 40)
+        received = past_stamp(rng, 41, 120, born[target_id])
+        updated = past_stamp(rng, 1, 40, received)
         items.append((f"stk_{n + 1:06d}", target_id, on_hand, level, level * rng.choice((2, 3, 4)),
                       rng.choice(_LOCATIONS), updated))
         if rng.random() < 0.3:
             sold = rng.randint(1, 40)
-            received = past_stamp(rng, 41, 120)
             ledger.append((target_id, on_hand + sold, "received", on_hand + sold, received))
             ledger.append((target_id, -sold, "sold", on_hand, updated))
     conn.executemany(f"INSERT INTO {stock} VALUES (?, ?, ?, ?, ?, ?, ?)", items)

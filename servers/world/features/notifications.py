@@ -115,7 +115,7 @@ def _seed(conn, rng, t: Target) -> None:
         action = rng.choice(("create", "update", "move")) if t.entity.lifecycle else \
             rng.choice(("create", "update"))
         kind, message = _message(t, row, action)
-        created = past_stamp(rng, 1, 60)
+        created = past_stamp(rng, 1, 60, row["created_at"])
         read = later(created, rng.randint(5, 600)) if rng.random() < 0.6 else None
         out.append((f"ntf_{len(out) + 1:06d}", _recipient(t, row), row["id"], kind, message,
                     read, created))

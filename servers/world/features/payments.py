@@ -15,6 +15,7 @@ from agentworld.servers.manifest import Rule
 from ..builder import EnvBuilder, Probe
 from ._base import (
     Target,
+    created_of,
     ecb_rates,
     free_names,
     later,
@@ -97,12 +98,12 @@ def _seed(conn, rng, t: Target, local: str) -> None:
     ids = target_ids(conn, t)
     per_eur = accepted(local).get(local) or 1.0
     foreign = [c for c in ("EUR", "USD", "GBP") if c in accepted(local) and c != local]
-    payments, refunds = [], []
+    payments, refunds, born = [], [], created_of(conn, t)
     for target_id in rng.sample(ids, min(len(ids), 70)):
         currency = rng.choice(foreign) if foreign and rng.random() < 0.2 else local
         scale = per_eur if currency == local else ecb_rates()[currency]
         amount = max(100, round(rng.randint(40, 1800) * scale) * 100)
-        created = past_stamp(rng, 2, 120)
+        created = past_stamp(rng, 2, 120, born[target_id])
         pid = f"pay_{len(payments) + 1:06d}"
         payments.append((pid, target_id, amount, currency, to_local(amount, currency, local),
                          rng.choice(METHODS), created))

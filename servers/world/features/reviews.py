@@ -11,6 +11,7 @@ from agentworld.servers.manifest import Rule
 from ..builder import EnvBuilder, Probe
 from ._base import (
     Target,
+    created_of,
     free_names,
     page,
     paging_props,
@@ -82,13 +83,13 @@ def _seed(conn, rng, t: Target) -> None:
     authors, ids = seed_people(conn, t, rng, 60), target_ids(conn, t)
     if not authors or not ids:
         return
-    out = []
+    out, born = [], created_of(conn, t)
     for target_id in rng.sample(ids, min(len(ids), 45)):
         for author in rng.sample(authors, rng.choice((1, 1, 2, 3))):
             rating = rng.choices((5, 4, 3, 2, 1), weights=(5, 4, 2, 1, 1))[0]
             title, body = _TEXTS[rating]
             out.append((f"rev_{len(out) + 1:06d}", target_id, author, rating, title, body,
-                        past_stamp(rng, 1, 200)))
+                        past_stamp(rng, 1, 200, born[target_id])))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?, ?, ?)", out)
 
 

@@ -57,15 +57,17 @@ def _seed(conn, rng, t: Target) -> None:
     if not people:
         return
     owner = t.owner_field
-    targets = rows(conn, f"SELECT id{', ' + owner if owner else ''} FROM {t.table} ORDER BY id")
+    columns = "id, created_at" + (f", {owner}" if owner else "")
+    targets = rows(conn, f"SELECT {columns} FROM {t.table} ORDER BY id")
     out = []
     for r in targets:
+        born = r["created_at"]
         mine = r[owner] if owner and r[owner] else rng.choice(people)
-        out.append((r["id"], mine, "owner", past_stamp(rng, 30, 300)))
+        out.append((r["id"], mine, "owner", past_stamp(rng, 30, 300, born)))
         if rng.random() < 0.3:
             for other in rng.sample([p for p in people if p != mine], rng.randint(1, 2)):
                 out.append((r["id"], other, rng.choice(("editor", "viewer", "viewer")),
-                            past_stamp(rng, 1, 29)))
+                            past_stamp(rng, 1, 29, born)))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?)",
                      [(f"shr_{i + 1:06d}", *row) for i, row in enumerate(out)])
 

@@ -9,7 +9,17 @@ from agentworld.servers import schema as s
 from agentworld.servers.manifest import Rule
 
 from ..builder import EnvBuilder, Probe
-from ._base import Target, free_names, page, paging_props, past_stamp, rows, target, target_ids
+from ._base import (
+    Target,
+    created_of,
+    free_names,
+    page,
+    paging_props,
+    past_stamp,
+    rows,
+    target,
+    target_ids,
+)
 
 __all__ = ["Tags", "MAX_TAGS"]
 
@@ -55,14 +65,15 @@ def _seed(conn, rng, t: Target) -> None:
     ids = target_ids(conn, t)
     if not ids:
         return
-    out = []
+    out, born = [], created_of(conn, t)
     chosen = rng.sample(ids, min(len(ids), 50))
     for n, target_id in enumerate(chosen):
         # The first row carries the full ten tags, so the limit has something to refuse.
         count = MAX_TAGS if n == 0 else rng.randint(1, 3)
         vocab = list(_VOCAB) + ["billing", "overdue"] if count == MAX_TAGS else _VOCAB
         for tag in rng.sample(vocab, count):
-            out.append((f"tag_{len(out) + 1:06d}", target_id, tag, past_stamp(rng, 1, 200)))
+            out.append((f"tag_{len(out) + 1:06d}", target_id, tag,
+                        past_stamp(rng, 1, 200, born[target_id])))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?)", out)
 
 
