@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from ..spec import DateOrder, Entity
 from .model import Finding, Subject, Table, day, is_date, words
 
-__all__ = ["date_order", "child_before_parent", "after_clock", "state_date"]
+__all__ = ["date_order", "child_before_parent", "after_clock", "state_date", "date_roles"]
 
 _SUFFIXES = frozenset({"on", "at", "date", "day", "time"})
 # (earlier, later): a column named with the first word comes no later than its twin with the
@@ -41,13 +41,19 @@ _START = frozenset({"start", "starts", "begin", "begins", "from", "opens", "kick
                     "arrival"})
 _END = frozenset({"end", "ends", "until", "closes", "expires", "expiry", "expiration",
                   "departure", "returns"})
+# An expiry ends a row's validity, not its activity: a posting closed before it expires is
+# normal, an expired one whose expiry is still ahead is not.
+_EXPIRY = frozenset({"expires", "expiry", "expiration"})
 _EVENT_DAY = frozenset({"session", "sits", "performs", "route", "work", "slot", "scheduled",
                         "event", "show", "air", "street", "publish", "release", "launch"})
 _PUBLISH = frozenset({"publish", "published", "release", "released", "street", "air", "aired",
                       "print", "printed", "launch", "launched", "issue"})
 
+# Dates that belong to something other than the row's own life (a snooze, an embargo, a
+# password) say nothing about its state.
+_NOT_LIFE = frozenset({"snooze", "embargo", "password", "license", "licence", "token"})
 _FUTURE_STATES = frozenset({"scheduled", "upcoming", "planned", "not_started", "announced",
-                            "booked", "reserved", "confirmed", "pre_admitted", "tentative"})
+                            "pre_admitted", "tentative"})
 _LIVE_STATES = frozenset({"active", "open", "voting", "live", "running", "in_progress",
                           "ongoing", "started", "recruiting", "on_sale", "selling", "trading",
                           "checked_in", "admitted", "valid", "issued", "enabled", "current",
@@ -55,6 +61,7 @@ _LIVE_STATES = frozenset({"active", "open", "voting", "live", "running", "in_pro
 _ENDED_STATES = frozenset({"closed", "ended", "completed", "finished", "expired", "lapsed",
                            "passed", "executed", "defeated", "checked_out", "discharged",
                            "returned", "aired", "flown", "done", "token_expired"})
+_EXPIRED_STATES = frozenset({"expired", "lapsed", "token_expired"})
 _HELD_STATES = frozenset({"completed", "finished", "done", "checked_out", "discharged", "aired",
                           "flown", "no_show", "attended", "held"})
 _PUBLISHED_STATES = frozenset({"published", "printed", "released", "aired", "broadcast",
@@ -182,14 +189,20 @@ def after_clock(subject: Subject) -> Iterator[Finding]:
                                           f"({subject.clock})")
 
 
-def _roles(column: str) -> set[str]:
+def date_roles(column: str) -> set[str]:
+    """The parts a date column plays in its row's life: start, end, day (of a one-off event),
+    publish."""
     stem = set(_stem(column))
     tokens = set(words(column))
-    roles = set()
+    roles: set[str] = set()
+    if tokens & _NOT_LIFE:
+        return roles
     if stem & _START or column == "check_in":
         roles.add("start")
     if stem & _END or column == "check_out":
         roles.add("end")
+    if stem & _EXPIRY:
+        roles.add("expiry")
     if stem & _EVENT_DAY or column in ("scheduled_for",):
         roles.add("day")
     if tokens & _PUBLISH:
@@ -216,7 +229,9 @@ def _state_problem(status: str, roles: set[str], value: str, clock: str) -> str:
         return "is in the future, but the row is already under way"
     if status in _LIVE_STATES and "end" in roles and past:
         return "has passed, but the row is still live"
-    if status in _ENDED_STATES and "end" in roles and future:
+    if status in _EXPIRED_STATES and "expiry" in roles and future:
+        return "is in the future, but the row has already expired"
+    if status in _ENDED_STATES and "end" in roles and "expiry" not in roles and future:
         return "is in the future, but the row has already ended"
     if status in _HELD_STATES and "day" in roles and future:
         return "is in the future, but the row has already taken place"
@@ -231,7 +246,7 @@ def state_date(subject: Subject) -> Iterator[Finding]:
     for table in subject.tables.values():
         if "status" not in table.columns:
             continue
-        roles = {c: _roles(c) for c in table.date_columns() if c not in ("created_at",
+        roles = {c: date_roles(c) for c in table.date_columns() if c not in ("created_at",
                                                                           "updated_at")}
         stamps = _stamps(table.entity)
         reach = {s: _reachable(table.entity, target) for s, target in stamps.items()}

@@ -27,7 +27,7 @@ _SPOKEN_ACRONYMS = frozenset({"NASA", "NATO", "UNESCO", "UNICEF", "SIM", "PIN", 
                               "IBAN", "ISBN", "CAPA", "GAAP"})
 _ARTICLE = re.compile(r"(?:^|(?<=[.!?]\s))(A|An)\s+([\w'`\-]+)|\b(a|an)\s+([\w'`\-]+)")
 _STOP = frozenset({"the", "a", "an", "of", "in", "its", "this", "for", "to", "is", "be"})
-_EMPTY_UNITS = frozenset({"id", "ids", "cents", "value", "field"})
+_EMPTY_UNITS = frozenset({"id", "cent", "value", "field"})
 
 
 def indefinite_article(word: str) -> str:

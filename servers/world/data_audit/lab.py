@@ -68,7 +68,7 @@ REFERENCE_RANGES: tuple[tuple[tuple[str, ...], dict[str, tuple[float, float]]], 
     (("psa", "prostate specific"), {"ng/ml": (0, 4)}),
     (("creatinine",), {"umol/l": (45, 110), "mg/dl": (0.6, 1.2)}),
     (("b12",), {"pg/ml": (200, 900), "pmol/l": (148, 664)}),
-    (("vitamin d", "25-hydroxy"), {"ng/ml": (20, 50), "nmol/l": (50, 125)}),
+    (("vitamin d", "25-hydroxy"), {"ng/ml": (30, 100), "nmol/l": (75, 250)}),
     (("troponin",), {"ng/l": (0, 14), "ng/ml": (0, 0.04)}),
     (("platelet",), {"10^3/ul": (150, 400), "10^9/l": (150, 400)}),
     (("white blood cell", "wbc"), {"10^3/ul": (4, 11), "10^9/l": (4, 11)}),
@@ -82,7 +82,7 @@ REFERENCE_RANGES: tuple[tuple[tuple[str, ...], dict[str, tuple[float, float]]], 
     (("cholesterol",), {"mg/dl": (0, 200), "mmol/l": (0, 5.2)}),
     (("bilirubin",), {"mg/dl": (0.1, 1.2), "umol/l": (3, 21)}),
 )
-_MARGIN = 0.1  # of the range's width, on each side
+_MARGIN = 0.1
 _NORMAL_WORDS = re.compile(r"within reference range|\bnormal\b|not detected|negative|no growth|"
                            r"below cut-off")
 _POSITIVE_WORDS = ("detected", "positive", "growth")
@@ -171,12 +171,15 @@ def _read_number(text: str) -> str:
     if bounds is None:
         return ""
     low, high = bounds
-    value, margin = float(match.group("value")), (high - low) * _MARGIN
-    if value < low - margin:
+    value = float(match.group("value"))
+    # Near a limit (closer than a tenth of the range's width or of the limit), no opinion.
+    below = min(_MARGIN * (high - low), _MARGIN * low)
+    above = min(_MARGIN * (high - low), _MARGIN * high)
+    if value < low - below:
         return "low"
-    if value > high + margin:
+    if value > high + above:
         return "high"
-    if (low == 0 or value >= low + margin) and value <= high - margin:
+    if low + below <= value <= high - above:
         return "normal"
     return ""
 

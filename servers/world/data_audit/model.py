@@ -129,6 +129,9 @@ def subject_from_db(env_id: str, conn: sqlite3.Connection, *, clock: str,
     names = [r[0] for r in conn.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
         "ORDER BY name")]
+    # The archetype's tables first, in its order (referred entities first), then the features'.
+    order = list(entities)
+    names.sort(key=lambda n: (order.index(n) if n in order else len(order), n))
     tables = {}
     for name in names:
         refs = {r[3]: r[2] for r in conn.execute(f'PRAGMA foreign_key_list("{name}")')}

@@ -9,14 +9,16 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 from ..spec import Capacity
+from .dates import date_roles
 from .model import Finding, Subject
 
 __all__ = ["id_prefix", "out_of_range", "over_capacity", "padded_label"]
 
 _PADDED = re.compile(r"^(.*\S) (\d{1,3})$")
-# Children in these states hold no place in their parent (a cancelled booking frees its seat).
-_RELEASED = ("cancel", "withdraw", "reject", "decline", "waitlist", "expire", "refund", "void",
-             "remove", "delete", "drop", "transfer")
+# States in which a child of a one-off event used its place, whatever the event's rules count
+# as live (a no-show still held a seat at the sitting).
+_OCCUPIED = frozenset({"no_show", "attended", "absent", "completed", "checked_in", "checked_out",
+                       "delivered", "boarded", "flown", "sat", "graded", "seated"})
 
 
 def _prefix(ident: str) -> str:
@@ -79,9 +81,16 @@ def _returns(table: str) -> bool:
     return any(w in table for w in ("refund", "chargeback", "credit", "reversal", "return"))
 
 
+def _dated(table) -> bool:
+    """Whether a table's rows are one-off events (a sitting, a trip) rather than resources used
+    over and over (a robot's sessions): an event's past children still held their places."""
+    return any(date_roles(c) & {"start", "day"} for c in table.date_columns())
+
+
 def over_capacity(subject: Subject) -> Iterator[Finding]:
-    """A parent with more children holding a place than its capacity field allows, counting
-    every state that occupies a place (a no-show still held its seat)."""
+    """A parent with more children holding a place than its capacity field allows: children in
+    the constraint's live states, and for a one-off event also those that used their place (a
+    no-show still held its seat)."""
     for table in subject.tables.values():
         for c in table.entity.constraints if table.entity else ():
             if not isinstance(c, Capacity):
@@ -89,12 +98,11 @@ def over_capacity(subject: Subject) -> Iterator[Finding]:
             parent_table = subject.tables.get(table.columns[c.ref].ref)
             if parent_table is None:
                 continue
+            holding = set(c.live_states) | (_OCCUPIED if _dated(parent_table) else set())
             used: dict[str, float] = defaultdict(float)
             for row in table.rows:
-                status = str(row.get("status") or "")
-                if any(status.startswith(w) for w in _RELEASED):
-                    continue
-                used[row.get(c.ref)] += row.get(c.amount) or 0 if c.amount else 1
+                if row.get("status") in holding:
+                    used[row.get(c.ref)] += (row.get(c.amount) or 0) if c.amount else 1
             for parent_id, count in sorted(used.items(), key=lambda kv: str(kv[0])):
                 parent = parent_table.by_id.get(parent_id)
                 capacity = parent.get(c.capacity_field) if parent else None
@@ -121,6 +129,6 @@ def padded_label(subject: Subject) -> Iterator[Finding]:
                 if base in vocab or base in values:
                     yield subject.finding(table.name, row.get("id"), "padded_label",
                                           f"{f.name} {value!r} is {base!r} padded to be unique")
-                elif base == placeholder:
+                elif base == placeholder and not vocab:
                     yield subject.finding(table.name, row.get("id"), "padded_label",
                                           f"{f.name} {value!r} is a placeholder, not a label")
