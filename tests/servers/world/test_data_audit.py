@@ -3,8 +3,15 @@ that it finds, and a clean case that it leaves alone."""
 
 from __future__ import annotations
 
-from agentworld.servers.world.data_audit import ToolText, audit_subject
-from agentworld.servers.world.data_audit import dates, english, lab, people, values
+from agentworld.servers.world.data_audit import (
+    ToolText,
+    audit_subject,
+    dates,
+    english,
+    lab,
+    people,
+    values,
+)
 from agentworld.servers.world.spec import (
     Capacity,
     DateOrder,
