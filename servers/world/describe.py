@@ -12,7 +12,7 @@ from .spec import Field
 __all__ = ["article", "a_an", "either", "describe_field", "words"]
 
 # Words that start with a vowel letter but a consonant sound, and the reverse.
-_CONSONANT_SOUND = ("uni", "use", "usu", "uti", "eu", "one", "once", "ubiq", "ura", "ure",
+_CONSONANT_SOUND = ("uni", "use", "usu", "usa", "uti", "eu", "one", "once", "ubiq", "ura", "ure",
                     "uro")
 _VOWEL_SOUND = ("hour", "honest", "honor", "honour", "heir", "mri", "sms", "sla", "nda", "rma",
                 "mfa", "fbo", "llm", "xml", "html", "rsvp", "ml ")

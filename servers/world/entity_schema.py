@@ -135,6 +135,11 @@ def make_code(f: Field, bits: int, country: str = "") -> str:
     return f"{prefix}-{''.join(chars)}"
 
 
+def _live_currencies() -> set[str]:
+    from .features._base import ecb_rates  # currencies still fixed, not the euro's forerunners
+    return set(ecb_rates())
+
+
 # Fields named like this hold a person's handle, made from the row's person.
 _HANDLES = ("username", "handle", "login", "screen_name", "nickname")
 
@@ -190,8 +195,11 @@ class SeedValues:
 
     def _pool(self, entity: Entity, f: Field) -> str | None:
         table, column = POOLS[f.source]
-        if f.source == "currency" and self.rng.random() < 0.85:
-            return self.region.currency  # accounts and prices are mostly in the local currency
+        if f.source == "currency":
+            # Accounts and prices are mostly in the local currency, else in one the ECB fixes.
+            if self.rng.random() < 0.85:
+                return self.region.currency
+            return self.rng.choice(sorted(_live_currencies()))
         record = self._records.get(table)
         if record is None:
             records = pool_records(f.source, self.region.code)

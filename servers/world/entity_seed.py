@@ -20,7 +20,17 @@ import sqlite3
 from typing import Any
 
 from .entity_schema import EPOCH, SeedValues, id_prefix
-from .phases import date_phases, downstream, origin_fields, policy_states
+from .phases import (
+    FREEING,
+    date_pairs,
+    date_phases,
+    downstream,
+    holding_states,
+    origin_fields,
+    past_only,
+    policy_states,
+    stamps,
+)
 from .spec import (
     Capacity,
     DateOrder,
@@ -41,8 +51,11 @@ _LAST_DAY = EPOCH - dt.timedelta(days=1)
 
 
 def _non_live(entity: Entity, live: tuple[str, ...]) -> str | None:
+    """A state for a row that found no room: one that gives its place back, if there is one."""
     states = entity.lifecycle.states if entity.lifecycle else ()
-    return next((s for s in states if s not in live), None)
+    held = holding_states(entity, live) if live else set()
+    free = [s for s in states if s not in held]
+    return next((s for s in free if s in FREEING), free[0] if free else None)
 
 
 def _status(entity: Entity, i: int, rng: random.Random) -> str | None:
@@ -55,6 +68,15 @@ def _status(entity: Entity, i: int, rng: random.Random) -> str | None:
     return rng.choices(states, weights=weights)[0]
 
 
+def _holding(entity: Entity, c: Any, row: dict[str, Any], default=None) -> set:
+    """The states in which a row counts against ``c``: a capacity also counts rows that used
+    their place (a no-show held a seat); other rules count their live states."""
+    live = getattr(c, "live_states", None)
+    if live is None:
+        return {row.get("status")} if default is None else set(default)
+    return holding_states(entity, live) if isinstance(c, Capacity) else set(live)
+
+
 class _Ledger:
     """What the rows drawn so far occupy: windows per resource, use per parent."""
 
@@ -65,7 +87,7 @@ class _Ledger:
 
     def fits(self, entity: Entity, row: dict[str, Any], parents: dict[str, list]) -> bool:
         for c in entity.constraints:
-            if row.get("status") not in getattr(c, "live_states", (row.get("status"),)):
+            if row.get("status") not in _holding(entity, c, row):
                 continue
             if isinstance(c, NoOverlap):
                 taken = self.windows.get((c.resource, row[c.resource]), [])
@@ -85,7 +107,7 @@ class _Ledger:
         for c in entity.constraints:
             if isinstance(c, UniqueTogether):
                 self.combos.add((c.fields, tuple(row.get(f) for f in c.fields)))
-            if row.get("status") not in getattr(c, "live_states", ()):
+            if row.get("status") not in _holding(entity, c, row, ()):
                 continue
             if isinstance(c, NoOverlap):
                 self.windows.setdefault((c.resource, row[c.resource]), []).append(
@@ -263,30 +285,61 @@ def _policies(entity: Entity, row: dict[str, Any], world: _World, unbroken: set[
             row[c.field] = min(limit + (row[c.field] % 60), top)
 
 
-def _stamp(day: dt.date, rng) -> str:
+def _stamp(day: dt.date, rng, after: str = "") -> str:
+    """A time in office hours on ``day``, later than ``after`` when that is the same day."""
     minute = rng.randint(0, 599)
-    return f"{day.isoformat()}T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
+    stamp = f"{day.isoformat()}T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
+    if after and stamp <= after:
+        base = dt.datetime.strptime(after, "%Y-%m-%dT%H:%M:%SZ")
+        stamp = (base + dt.timedelta(minutes=rng.randint(3, 90))).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return stamp
+
+
+def _clamp_past(entity: Entity, row: dict[str, Any], rng) -> None:
+    """Dates that record something done lie before the clock."""
+    for f in entity.fields:
+        value = row.get(f.name)
+        if (f.kind == "date" and value is not None and value > _LAST_DAY.isoformat()
+                and f.name not in stamps(entity) and past_only(entity, f.name)):
+            row[f.name] = (EPOCH - dt.timedelta(days=rng.randint(1, 30))).isoformat()
+
+
+def _order(entity: Entity, row: dict[str, Any], rng) -> None:
+    """Keep each pair of dates in order: move the one that is free to move."""
+    fixed = stamps(entity) | {f.name for f in entity.fields if past_only(entity, f.name)}
+    for early, late in date_pairs(entity):
+        a, b = row.get(early), row.get(late)
+        if a is None or b is None or a <= b:
+            continue
+        if late in fixed:
+            row[early] = _shift(b, -rng.randint(0, 5))
+        else:
+            row[late] = _shift(a, rng.randint(1, 7))
 
 
 def _times(entity: Entity, row: dict[str, Any], world: _World, rng) -> None:
     """created_at after the referred rows and on the row's origin day; stamps after it;
     updated_at after both and before the clock."""
-    floor = EPOCH - dt.timedelta(days=400)
-    for f in entity.fields:
-        if f.kind == "ref" and row.get(f.name) is not None:
-            parent = world.row(f.ref, row[f.name]).get("created_at")
-            if parent:
-                floor = max(floor, dt.date.fromisoformat(parent[:10]))
+    parents = [world.row(f.ref, row[f.name]).get("created_at") for f in entity.fields
+               if f.kind == "ref" and row.get(f.name) is not None]
+    after = max((p for p in parents if p), default="")
+    floor = dt.date.fromisoformat(after[:10]) if after else EPOCH - dt.timedelta(days=400)
+    for name in origin_fields(entity):
+        value = row.get(name)
+        if value is not None and value > _LAST_DAY.isoformat():
+            row[name] = _LAST_DAY.isoformat()  # an intake is recorded, so it has happened
+        if value is not None and row[name] < floor.isoformat():
+            row[name] = floor.isoformat()  # nor before what it refers to existed
     origins = [dt.date.fromisoformat(row[n]) for n in origin_fields(entity)
                if row.get(n) is not None]
-    origins = [d for d in origins if floor <= d <= _LAST_DAY]
     if origins:
         created = min(origins)
     else:
-        low = max(floor, EPOCH - dt.timedelta(days=400))
-        span = max((_LAST_DAY - low).days, 0)
-        created = low + dt.timedelta(days=rng.randint(min(3, span), span) if span else 0)
-    created = min(created, _LAST_DAY)
+        # Spread creations over the history, most of them early, so rows referring to them
+        # still have time to come after.
+        span = max((_LAST_DAY - floor).days, 0)
+        created = floor + dt.timedelta(days=int(span * rng.random() ** 2))
+    created = min(max(created, floor), _LAST_DAY)
     latest = created
     for t in entity.lifecycle.transitions if entity.lifecycle else ():
         if not t.stamp:
@@ -301,13 +354,13 @@ def _times(entity: Entity, row: dict[str, Any], world: _World, rng) -> None:
                                 ).isoformat()
         else:
             row[t.stamp] = None
-        if row.get(t.stamp) is not None:
+    _order(entity, row, rng)
+    for t in entity.lifecycle.transitions if entity.lifecycle else ():
+        if t.stamp and row.get(t.stamp) is not None:
             latest = max(latest, min(dt.date.fromisoformat(row[t.stamp]), _LAST_DAY))
     updated = min(latest + dt.timedelta(days=rng.randint(0, 20)), _LAST_DAY)
-    row["created_at"] = _stamp(created, rng)
-    row["updated_at"] = _stamp(updated, rng)
-    if row["updated_at"] < row["created_at"]:
-        row["updated_at"] = row["created_at"]
+    row["created_at"] = _stamp(created, rng, after)
+    row["updated_at"] = _stamp(updated, rng, row["created_at"])
 
 
 def _first_allowed(conn: sqlite3.Connection, entity: Entity, ref: str,
@@ -354,6 +407,12 @@ def seed_entity(conn: sqlite3.Connection, entity: Entity, values: SeedValues,
     unexpired = {k for k, c in enumerate(entity.constraints) if isinstance(c, Expiry) and c.moves}
     for i in range(entity.count):
         row = _draw(entity, i, values, ids, fill_first)
+        for c in entity.constraints:
+            # Rows of the parent filled on purpose are live, so the tools' own count (of live
+            # rows) reaches the limit and the rule has something to refuse.
+            if (isinstance(c, Capacity | MaxPerParent) and row.get(c.ref) == fill_first.get(c.ref)
+                    and row.get("status") not in c.live_states):
+                row["status"] = c.live_states[0]
         _same_groups(entity, row, world, rng)
         for _ in range(8):
             if not ledger.clashes(entity, row):
@@ -363,12 +422,14 @@ def seed_entity(conn: sqlite3.Connection, entity: Entity, values: SeedValues,
         else:
             continue  # no fresh combination left for a unique-together rule
         _phase(entity, row, rng)
+        _clamp_past(entity, row, rng)
         if not ledger.fits(entity, row, parents):
             fallback = _non_live(entity, live)
             if fallback is None:
                 continue
             row["status"] = fallback
             _phase(entity, row, rng)
+            _clamp_past(entity, row, rng)
         _policies(entity, row, world, unbroken)
         _expire_one(entity, row, unexpired)
         ledger.take(entity, row)

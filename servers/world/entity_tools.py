@@ -55,7 +55,7 @@ def _add_search(b: EnvBuilder, entity: Entity) -> None:
     label = entity.label.replace("_", " ")
     props: dict[str, Any] = {"query": s.string(
         f"Part of the {label} to look for, matched anywhere and case-insensitively, e.g. the "
-        f"first letters of a {label}.")}
+        f"first letters of {a_an(label)}.")}
     for f in filters:
         props[f.name] = _arg(b, entity, f)
     if entity.lifecycle:

@@ -238,6 +238,7 @@ class Archetype:
     # self-approval is allowed. Every other pair of roles is filled by different people; the
     # data audit (data_audit/) reports a row where it is not.
     same_person: tuple[tuple[str, str], ...] = ()
+    vocab: DomainVocab | None = None  # the words feature modules use (tags, files, comments)
 
     def entity(self, name: str) -> Entity:
         return next(e for e in self.entities if e.name == name)

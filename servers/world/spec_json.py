@@ -16,20 +16,29 @@ from .spec import (
     Archetype,
     Capacity,
     DateOrder,
+    DatePhase,
+    Distinct,
+    DomainVocab,
     Entity,
+    Expiry,
     Field,
     Leaf,
     Lifecycle,
     MaxPerParent,
     NoOverlap,
+    Policy,
     RefInState,
+    SameGroup,
     Transition,
+    UniqueTogether,
 )
 
 __all__ = ["archetype_to_json", "archetype_from_json", "leaf_from_json"]
 
 _CONSTRAINTS = {"no_overlap": NoOverlap, "capacity": Capacity, "date_order": DateOrder,
-                "ref_in_state": RefInState, "max_per_parent": MaxPerParent}
+                "ref_in_state": RefInState, "max_per_parent": MaxPerParent, "policy": Policy,
+                "same_group": SameGroup, "unique_together": UniqueTogether, "expiry": Expiry,
+                "date_phase": DatePhase, "distinct": Distinct}
 _KIND_OF = {cls: kind for kind, cls in _CONSTRAINTS.items()}
 
 
@@ -98,8 +107,19 @@ def _entity(raw: Any, path: str) -> Entity:
                   constraints=_tuple_of(_constraint))
 
 
+def _vocab(raw: Any, path: str) -> DomainVocab | None:
+    return None if raw is None else _build(DomainVocab, raw, path)
+
+
+def _pairs(raw: Any, path: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, list):
+        raise ValueError(f"{path}: expected a list")
+    return tuple(tuple(pair) for pair in raw)
+
+
 def archetype_from_json(raw: Any) -> Archetype:
-    archetype = _build(Archetype, raw, "archetype", entities=_tuple_of(_entity))
+    archetype = _build(Archetype, raw, "archetype", entities=_tuple_of(_entity), vocab=_vocab,
+                       same_person=_pairs)
     if not archetype.entities:
         raise ValueError("archetype: needs at least one entity")
     return archetype

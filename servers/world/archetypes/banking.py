@@ -47,7 +47,7 @@ RETAIL_ACCOUNTS = Archetype(
                            "End the banking relationship."),
             ))),
         Entity("account", "accounts", label="account_name", count=150, fields=(
-            Field("iban", "code", vocab=("IBAN",)),
+            Field("iban", "code", format="iban", description="The account's IBAN"),
             Field("customer_id", "ref", ref="customer", mutable=False),
             Field("account_name", "text", vocab=(
                 "Everyday Current", "Bills Account", "Rainy Day Saver", "Holiday Pot",

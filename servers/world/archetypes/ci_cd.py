@@ -152,9 +152,8 @@ RELEASES = Archetype(
             Field("app_id", "ref", ref="service_app", mutable=False, filterable=True),
             Field("environment_id", "ref", ref="deploy_environment", mutable=False,
                   filterable=True),
-            Field("version", "text", mutable=False, vocab=(
-                "v1.8.0", "v1.8.1", "v1.9.0", "v2.0.0", "v2.0.1", "v2.1.0", "v2.2.0-rc1",
-                "v2.2.0", "v3.0.0", "v3.0.1", "v3.1.0", "v3.2.0")),
+            Field("version", "text", mutable=False, format="semver",
+                  description="The version rolled out"),
             Field("strategy", "enum", values=("rolling", "blue_green", "canary",
                                               "recreate"), filterable=True),
             Field("window_start", "date", min=-90, max=30, mutable=False),

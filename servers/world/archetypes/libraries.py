@@ -15,10 +15,6 @@ from ..spec import (
     Transition,
 )
 
-_ISBNS = tuple(f"978-{group}-{publisher}-{n:04d}" for group in ("0", "1", "3", "2")
-               for publisher in ("571", "553", "141", "374", "06", "547", "393", "09")
-               for n in range(1021, 9999, 617))
-
 CIRCULATION = Archetype(
     id="library_circulation", l2="Libraries & Archives",
     title="Library circulation desk",
@@ -58,7 +54,8 @@ CIRCULATION = Archetype(
                 "Thinking, Fast and Slow", "One Hundred Years of Solitude", "The Hobbit",
                 "Silent Spring", "The Overstory", "Gödel, Escher, Bach", "Middlemarch",
                 "The Gene", "Wolf Hall", "Never Let Me Go", "The Selfish Gene")),
-            Field("isbn", "text", unique=True, vocab=_ISBNS),
+            Field("isbn", "text", unique=True, format="isbn13",
+                  description="The edition's ISBN"),
             Field("format", "enum", values=("book", "large_print", "audiobook_cd", "dvd",
                                             "periodical", "board_game"), filterable=True),
             Field("call_number", "text", vocab=(

@@ -5,6 +5,7 @@ from ..spec import (
     Archetype,
     Capacity,
     DateOrder,
+    DomainVocab,
     Entity,
     Field,
     Leaf,
@@ -110,6 +111,21 @@ MUSIC_DISTRIBUTION = Archetype(
     description="Artists deliver releases and tracks to streaming stores and pitch them to "
                 "playlists, as with a digital music distributor.",
     primary="release", people="artist",
+    vocab=DomainVocab(
+        tags=("single", "debut", "explicit", "remaster", "live-recording", "collab",
+              "pre-save", "playlist-pitch", "sync-ready", "needs-artwork", "territory-limited",
+              "label-priority"),
+        attachments=("master-audio.wav", "cover-art-3000px.jpg", "liner-notes.pdf",
+                     "split-sheet.pdf", "lyrics.txt", "label-copy.docx",
+                     "release-metadata.csv", "sample-clearance.pdf"),
+        comments=("Artwork is below 3000 px, asked the artist for a new file.",
+                  "Split sheet signed by all writers.",
+                  "Pitched the lead single to editorial playlists.",
+                  "Lyrics flagged explicit, advisory added.",
+                  "Moved the release date to a Friday.",
+                  "Sample clearance still pending from the publisher.",
+                  "ISRCs checked against the registrant's list.",
+                  "Territory rights confirmed for the EU and the UK.")),
     features=("comments", "attachments", "tags", "notifications", "payments", "reviews",
               "audit_log", "search", "sharing"),
     entities=(
@@ -129,7 +145,7 @@ MUSIC_DISTRIBUTION = Archetype(
         )),
         Entity("release", "releases", label="title", count=90,
                description="A single, EP or album delivered to stores.", fields=(
-            Field("upc", "code", vocab=("UPC",)),
+            Field("upc", "code", format="upc", description="The release's UPC barcode"),
             Field("artist_id", "ref", ref="artist", mutable=False),
             Field("title", "text", vocab=(
                 "Summer Static", "Paper Moons", "After Hours", "Golden Hour Drive",
@@ -157,7 +173,7 @@ MUSIC_DISTRIBUTION = Archetype(
                            "Take the release down from all stores."),
             ))),
         Entity("track", "tracks", label="title", count=200, fields=(
-            Field("isrc", "code", vocab=("ISRC",)),
+            Field("isrc", "code", format="isrc", description="The recording's ISRC"),
             Field("release_id", "ref", ref="release", mutable=False),
             Field("title", "text", vocab=(
                 "Intro", "Wildfire", "Slow Dance", "Headlights", "Paper Planes",

@@ -17,13 +17,14 @@ from agentworld.servers import schema as s
 from agentworld.servers.envs._people import people
 
 from ..data import table
+from ..describe import a_an
 from ..entity_schema import EPOCH, id_prefix
 from ..entity_tools import decode_cursor
 from ..spec import Archetype, Entity
 
 __all__ = ["Target", "target", "entity_tool_names", "free_names", "ecb_rates", "page",
            "MAX_PAGE", "seed_people", "words", "paging_props", "target_ids", "rows",
-           "editable", "past_stamp", "later", "EPOCH", "created_of"]
+           "editable", "past_stamp", "later", "EPOCH", "created_of", "after_all"]
 
 MAX_PAGE = 100
 
@@ -45,6 +46,7 @@ class Target:
     table: str
     people: Entity | None
     people_table: str
+    archetype: Archetype | None = None  # whose domain vocabulary the feature speaks
 
     @property
     def name(self) -> str:
@@ -79,8 +81,14 @@ class Target:
         return next((f.name for f in self.entity.fields
                      if f.kind == "ref" and f.ref == self.people.name), "")
 
+    @property
+    def a_noun(self) -> str:
+        """The noun with its article: "an incident", "a booking"."""
+        return a_an(self.noun)
+
     def key_schema(self) -> dict[str, Any]:
-        return s.identifier(f"The {self.noun} id.")
+        return s.identifier(f"Id of the {self.noun}, as search_{self.entity.plural} returns it, "
+                            f"e.g. {id_prefix(self.entity)}_000001.")
 
     def require(self, ctx: ToolContext, ident: str) -> dict[str, Any]:
         return ctx.require(self.table, ident, kind=self.noun)
@@ -116,7 +124,8 @@ class Target:
 def target(archetype: Archetype, tables: dict[str, str]) -> Target:
     entity = archetype.entity(archetype.primary)
     people = archetype.entity(archetype.people) if archetype.people else None
-    return Target(entity, tables[entity.name], people, tables[people.name] if people else "")
+    return Target(entity, tables[entity.name], people, tables[people.name] if people else "",
+                  archetype)
 
 
 def entity_tool_names(archetype: Archetype) -> set[str]:
@@ -220,5 +229,14 @@ def later(stamp: str, minutes: int) -> str:
 
 
 def created_of(conn: sqlite3.Connection, t: Target) -> dict[str, str]:
-    """When each target row was created: feature rows about it come after."""
-    return dict(conn.execute(f"SELECT id, created_at FROM {t.table}"))
+    """When each target row, and each person, was created: feature rows about them come after
+    (ids of the two tables never share a prefix)."""
+    born = dict(conn.execute(f"SELECT id, created_at FROM {t.table}"))
+    if t.people is not None:
+        born.update(conn.execute(f"SELECT id, created_at FROM {t.people_table}"))
+    return born
+
+
+def after_all(born: dict[str, str], *ids: str) -> str:
+    """The latest creation among the rows ``ids`` name (people given by name count as none)."""
+    return max((born.get(i, "") for i in ids), default="")

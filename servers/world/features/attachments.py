@@ -11,6 +11,7 @@ from agentworld.servers.manifest import Rule
 from ..builder import EnvBuilder, Probe
 from ._base import (
     Target,
+    after_all,
     created_of,
     free_names,
     page,
@@ -21,18 +22,16 @@ from ._base import (
     target,
     target_ids,
 )
+from .vocab import content_type, domain_vocab
 
 __all__ = ["Attachments", "MAX_BYTES", "CONTENT_TYPES"]
+_ID_ATTACHMENT = s.identifier("Id of the attachment, as list_attachments returns it.")
 
 MAX_BYTES = 25 * 1024 * 1024
 CONTENT_TYPES = ("application/pdf", "image/jpeg", "image/png", "text/plain", "text/csv",
                  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
                  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
 _TOOLS = ("attach_file", "list_attachments", "remove_attachment")
-_FILES = (("invoice.pdf", "application/pdf"), ("id-scan.jpg", "image/jpeg"),
-          ("signed-agreement.pdf", "application/pdf"), ("photo.png", "image/png"),
-          ("notes.txt", "text/plain"), ("itemised-bill.csv", "text/csv"),
-          ("correspondence.docx", CONTENT_TYPES[5]), ("cost-breakdown.xlsx", CONTENT_TYPES[6]))
 
 
 def _table(t: Target) -> str:
@@ -72,12 +71,14 @@ def _seed(conn, rng, t: Target) -> None:
     if not people or not ids:
         return
     out, born = [], created_of(conn, t)
+    files = [(name, content_type(name)) for name in domain_vocab(t.archetype).attachments]
     for target_id in rng.sample(ids, min(len(ids), 40)):
-        for filename, content_type in rng.sample(_FILES, rng.randint(1, 3)):
-            size = rng.randint(2_000, 900_000) if content_type.startswith("text") else \
+        for filename, media in rng.sample(files, rng.randint(1, min(3, len(files)))):
+            size = rng.randint(2_000, 900_000) if media.startswith("text") else \
                 rng.randint(40_000, 8_000_000)
-            out.append((f"att_{len(out) + 1:06d}", target_id, filename, content_type, size,
-                        rng.choice(people), past_stamp(rng, 1, 150, born[target_id])))
+            who = rng.choice(people)
+            out.append((f"att_{len(out) + 1:06d}", target_id, filename, media, size,
+                        who, past_stamp(rng, 1, 150, after_all(born, target_id, who))))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?, ?, ?)", out)
 
 
@@ -114,7 +115,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="attach_file",
-        description=f"Attach a file to a {t.noun}: at most 25 MB (26214400 bytes), of an allowed "
+        description=f"Attach a file to {t.a_noun}: at most 25 MB (26214400 bytes), of an allowed "
                     f"content type, and no two files of one {t.noun} may share a filename "
                     "(ignoring case).",
         input=s.obj({t.key: t.key_schema(),
@@ -133,7 +134,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="list_attachments", read_only=True,
-        description=f"List the files attached to a {t.noun}, newest first, paged.",
+        description=f"List the files attached to {t.a_noun}, newest first, paged.",
         input=s.obj({t.key: t.key_schema(), **paging_props()}, required=[t.key]),
         output=s.page_of(_schema(t), "attachments"))(list_attachments)
 
@@ -145,8 +146,8 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="remove_attachment", destructive=True,
-        description=f"Remove a file from a {t.noun}.",
-        input=s.obj({"id": s.identifier("The attachment id.")}),
+        description=f"Remove a file from {t.a_noun}.",
+        input=s.obj({"id": _ID_ATTACHMENT}),
         output=s.obj({"removed": s.string("The attachment id."),
                       "filename": s.string()}))(remove_attachment)
 

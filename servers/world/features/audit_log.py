@@ -16,6 +16,7 @@ from ..builder import EnvBuilder, Probe
 from ._base import free_names, page, paging_props, rows
 
 __all__ = ["AuditLog", "TABLE"]
+_ID_AUDIT_EVENT = s.identifier("Id of the audit event, as list_audit_events returns it.")
 
 TABLE = "audit_events"
 _TOOLS = ("list_audit_events", "get_audit_event")
@@ -126,7 +127,7 @@ def _add_tools(b: EnvBuilder) -> None:
 
     b.tools.tool(name="get_audit_event", read_only=True,
                  description="Get one audit event by id, with the row's snapshot.",
-                 input=s.obj({"id": s.identifier("The audit event id.")}),
+                 input=s.obj({"id": _ID_AUDIT_EVENT}),
                  output=s.obj({"event": _EVENT}))(get_audit_event)
 
     def some(db):

@@ -11,6 +11,7 @@ from agentworld.servers.manifest import Rule
 from ..builder import EnvBuilder, Probe
 from ._base import (
     Target,
+    after_all,
     created_of,
     editable,
     free_names,
@@ -22,17 +23,12 @@ from ._base import (
     target,
     target_ids,
 )
+from .vocab import domain_vocab
 
 __all__ = ["Comments"]
+_ID_COMMENT = s.identifier("Id of the comment, as list_comments returns it.")
 
 _TOOLS = ("add_comment", "list_comments", "delete_comment")
-_PHRASES = (
-    "Called to confirm the details; all good.", "Customer asked for an update by email.",
-    "Waiting on a reply before we proceed.", "Checked the record against the paperwork.",
-    "Flagged for a second look by the supervisor.", "Left a voicemail, will try again tomorrow.",
-    "Requested a copy of the invoice.", "Noted a special request, see the history.",
-    "Resolved the question raised last week.", "Escalated to the team lead for approval.",
-)
 
 
 def _table(t: Target) -> str:
@@ -70,17 +66,18 @@ def _seed(conn, rng, t: Target) -> None:
     ids = target_ids(conn, t)
     if not authors or not ids:
         return
-    out, born = [], created_of(conn, t)
+    out, born, phrases = [], created_of(conn, t), domain_vocab(t.archetype).comments
     for target_id in rng.sample(ids, min(len(ids), 40)):
         for _ in range(rng.randint(1, 3)):
-            out.append((f"cmt_{len(out) + 1:06d}", target_id, rng.choice(authors),
-                        rng.choice(_PHRASES), int(rng.random() < 0.3),
-                        past_stamp(rng, 1, 90, born[target_id])))
+            who = rng.choice(authors)
+            out.append((f"cmt_{len(out) + 1:06d}", target_id, who, rng.choice(phrases),
+                        int(rng.random() < 0.3),
+                        past_stamp(rng, 1, 90, after_all(born, target_id, who))))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?, ?)", out)
 
 
 def _schema(t: Target) -> dict[str, Any]:
-    return s.obj({"id": s.string("The comment id."), t.key: s.string(f"The {t.noun} id."),
+    return s.obj({"id": s.string("The comment id."), t.key: s.string(f"Id of the {t.noun}."),
                   t.person_arg("author"): t.person_out("author"),
                   "body": s.text("The comment text."),
                   "internal": s.boolean("Staff-only note, hidden from the customer."),
@@ -114,7 +111,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
     closed = f" Refused once the {t.noun} is {' or '.join(t.frozen)}." if t.frozen else ""
     b.tools.tool(
         name="add_comment",
-        description=f"Add a comment to a {t.noun}'s thread; internal comments are staff-only "
+        description=f"Add a comment to {t.a_noun}'s thread; internal comments are staff-only "
                     f"notes. The body may not be blank.{closed}",
         input=s.obj({t.key: t.key_schema(), author: t.person_schema("writes the comment"),
                      "body": s.string("The comment text (up to 4000 characters).",
@@ -131,7 +128,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="list_comments", read_only=True,
-        description=f"List the comments on a {t.noun}, oldest first, paged.",
+        description=f"List the comments on {t.a_noun}, oldest first, paged.",
         input=s.obj({t.key: t.key_schema(), **paging_props()}, required=[t.key]),
         output=s.page_of(_schema(t), "comments"))(list_comments)
 
@@ -145,8 +142,8 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="delete_comment", destructive=True,
-        description=f"Delete a comment from a {t.noun}'s thread. Only its author can.",
-        input=s.obj({"id": s.identifier("The comment id."),
+        description=f"Delete a comment from {t.a_noun}'s thread. Only its author can.",
+        input=s.obj({"id": _ID_COMMENT,
                      author: t.person_schema("asks for the deletion")}),
         output=s.obj({"deleted": s.string("The id of the deleted comment.")}))(delete_comment)
 
@@ -204,6 +201,6 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
         return [("add_comment", {t.key: r["id"], author: some[0][author],
                                  "body": "Following up on this."}) for r in targets if some]
 
-    b.add_rule(Rule("comment-thread-closed", f"No comments can be added to a {t.noun} that is "
+    b.add_rule(Rule("comment-thread-closed", f"No comments can be added to {t.a_noun} that is "
                     f"{' or '.join(t.frozen)}.", ("add_comment",), "PRECONDITION_FAILED"),
                frozen)

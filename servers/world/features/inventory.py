@@ -115,7 +115,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
         return {"stock": _out(_stock(ctx, t, key[t.key]))}
 
     b.tools.tool(name="get_stock", read_only=True,
-                 description=f"Get the stock of a {t.noun}: units on hand, reorder level and "
+                 description=f"Get the stock of {t.a_noun}: units on hand, reorder level and "
                              "whether it is due for reordering.",
                  input=s.obj({t.key: t.key_schema()}),
                  output=s.obj({"stock": _stock_schema(t)}))(get_stock)
@@ -143,7 +143,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="adjust_stock",
-        description=f"Add or remove units of a {t.noun} (positive delta adds). Received and "
+        description=f"Add or remove units of {t.a_noun} (positive delta adds). Received and "
                     "returned goods add, sold, damaged and transferred-out goods remove; stock "
                     "never goes below zero.",
         input=s.obj({t.key: t.key_schema(),
@@ -179,7 +179,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(name="set_reorder_level", idempotent=True,
                  description=f"Set the reorder level (and optionally the reorder quantity) of "
-                             f"a {t.noun}'s stock.",
+                             f"{t.a_noun}'s stock.",
                  input=s.obj({t.key: t.key_schema(),
                               "reorder_level": s.integer("Units.", minimum=0, maximum=100_000),
                               "reorder_quantity": s.integer("Units.", minimum=1,
@@ -217,7 +217,7 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
                                   "reason": "sold"})
                 for r in rows(db, f"SELECT * FROM {stock} ORDER BY on_hand, id LIMIT 3")]
 
-    b.add_rule(Rule("stock-never-negative", f"The units on hand of a {t.noun} never go below "
+    b.add_rule(Rule("stock-never-negative", f"The units on hand of {t.a_noun} never go below "
                     "zero.", ("adjust_stock",), "CONFLICT"), overdraw)
 
     def wrong_way(db):

@@ -14,6 +14,7 @@ from agentworld.servers import schema as s
 from agentworld.servers.manifest import Rule
 
 from ..builder import EnvBuilder, Probe
+from ..describe import a_an
 from ._base import (
     Target,
     free_names,
@@ -27,6 +28,7 @@ from ._base import (
 )
 
 __all__ = ["Notifications", "DESK"]
+_ID_NOTIFICATION = s.identifier("Id of the notification, as list_notifications returns it.")
 
 DESK = "operations-desk"  # the recipient when the target names no person
 KINDS = ("created", "updated", "status_changed", "activity")
@@ -124,7 +126,7 @@ def _seed(conn, rng, t: Target) -> None:
 
 def _schema(t: Target) -> dict[str, Any]:
     return s.obj({"id": s.string("The notification id."),
-                  "recipient": s.string(f"Who it is for: a {_who(t)}."),
+                  "recipient": s.string(f"Who it is for: {a_an(_who(t))}."),
                   t.key: s.string(f"The {t.noun} it is about."), "kind": s.enum(KINDS),
                   "message": s.string(max_length=500), "read_at": s.nullable(s.string()),
                   "created_at": s.string()})
@@ -157,10 +159,10 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
     b.tools.tool(
         name="list_notifications", read_only=True,
         description=f"List notifications about {t.plural} (raised "
-                    f"automatically when a {t.noun} is created, edited or changes status, or "
+                    f"automatically when {t.a_noun} is created, edited or changes status, or "
                     "when something is filed against it), newest first, paged; filter by "
                     f"recipient, by {t.noun} or to unread ones.",
-        input=s.obj({"recipient": s.string(f"Only those for this recipient: a {_who(t)}.",
+        input=s.obj({"recipient": s.string(f"Only those for this recipient: {a_an(_who(t))}.",
                                            max_length=120),
                      t.key: s.identifier(f"Only those about this {t.noun}."),
                      "unread_only": s.boolean("Only notifications not yet read."),
@@ -180,7 +182,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
     b.tools.tool(
         name="mark_notification_read",
         description="Mark an unread notification as read; one already read is refused.",
-        input=s.obj({"id": s.identifier("The notification id.")}),
+        input=s.obj({"id": _ID_NOTIFICATION}),
         output=s.obj({"notification": _schema(t)}))(mark_notification_read)
 
     b.probes["list_notifications"] = Probe(lambda db: [{}, {"unread_only": True}],

@@ -28,6 +28,7 @@ from ._base import (
 )
 
 __all__ = ["Payments", "to_local"]
+_ID_PAYMENT = s.identifier("Id of the payment, as list_payments returns it.")
 
 METHODS = ("card", "bank_transfer", "cash", "wallet")
 REASONS = ("customer_request", "duplicate", "service_issue", "cancellation")
@@ -154,12 +155,13 @@ def _add_tools(b: EnvBuilder, t: Target, local: str) -> None:
 
     b.tools.tool(
         name="record_payment",
-        description=f"Record a payment against a {t.noun}. The amount is in cents and must be "
+        description=f"Record a payment against {t.a_noun}. The amount is in cents and must be "
                     f"positive; the currency defaults to {local}, and another currency is "
                     "accepted only if the ECB fixes a reference rate for it (it is converted "
                     f"into amount_local, in {local}, at the rate of 2026-02-27).",
         input=s.obj({t.key: t.key_schema(),
-                     "amount": s.integer("The amount in cents.", minimum=1),
+                     "amount": s.integer("How much, in cents of the currency (12500 is 125.00).",
+                                       minimum=1),
                      "currency": _CURRENCY, "method": s.enum(METHODS, "How it was paid.")},
                     required=[t.key, "amount", "method"]),
         output=s.obj({"payment": _payment_schema(t, local)}))(record_payment)
@@ -180,9 +182,9 @@ def _add_tools(b: EnvBuilder, t: Target, local: str) -> None:
 
     b.tools.tool(
         name="refund_payment", destructive=True,
-        description=f"Refund part or all of a payment on a {t.noun}, in the payment's currency "
+        description=f"Refund part or all of a payment on {t.a_noun}, in the payment's currency "
                     "(cents). Refunds of one payment never add up to more than it was.",
-        input=s.obj({"payment_id": s.identifier("The payment id."),
+        input=s.obj({"payment_id": _ID_PAYMENT,
                      "amount": s.integer("Cents to refund, in the payment's currency.",
                                          minimum=1),
                      "reason": s.enum(REASONS, "Why the money goes back.")}),
@@ -203,7 +205,7 @@ def _add_tools(b: EnvBuilder, t: Target, local: str) -> None:
 
     b.tools.tool(
         name="list_payments", read_only=True,
-        description=f"List the payments of a {t.noun}, newest first, paged, each with what was "
+        description=f"List the payments of {t.a_noun}, newest first, paged, each with what was "
                     "refunded and what can still be.",
         input=s.obj({t.key: t.key_schema(), **paging_props()}, required=[t.key]),
         output=s.page_of(_payment_schema(t, local), "payments"))(list_payments)

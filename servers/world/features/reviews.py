@@ -11,6 +11,7 @@ from agentworld.servers.manifest import Rule
 from ..builder import EnvBuilder, Probe
 from ._base import (
     Target,
+    after_all,
     created_of,
     free_names,
     page,
@@ -69,7 +70,7 @@ class Reviews:
                                     "title": "Second thoughts"})
                     for r in rows(db, f"SELECT * FROM {_table(t)} ORDER BY id LIMIT 3")]
 
-        b.add_rule(Rule("review-once-per-author", f"A person reviews a {t.noun} at most once.",
+        b.add_rule(Rule("review-once-per-author", f"A person reviews {t.a_noun} at most once.",
                         ("add_review",), "CONFLICT"), twice)
 
         def out_of_range(db):
@@ -89,7 +90,7 @@ def _seed(conn, rng, t: Target) -> None:
             rating = rng.choices((5, 4, 3, 2, 1), weights=(5, 4, 2, 1, 1))[0]
             title, body = _TEXTS[rating]
             out.append((f"rev_{len(out) + 1:06d}", target_id, author, rating, title, body,
-                        past_stamp(rng, 1, 200, born[target_id])))
+                        past_stamp(rng, 1, 200, after_all(born, target_id, author))))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?, ?, ?)", out)
 
 
@@ -132,8 +133,8 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="add_review",
-        description=f"Review a {t.noun}: 1 to 5 stars, a title and an optional text. Each "
-                    f"person reviews a {t.noun} at most once.",
+        description=f"Review {t.a_noun}: 1 to 5 stars, a title and an optional text. Each "
+                    f"person reviews {t.a_noun} at most once.",
         input=s.obj({t.key: t.key_schema(), author: t.person_schema("writes the review"),
                      "rating": s.integer("Stars, 1 to 5.", minimum=1, maximum=5),
                      "title": s.string("A short headline.", max_length=120, min_length=1),
@@ -174,7 +175,8 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="get_rating_summary", read_only=True,
-        description=f"A {t.noun}'s rating: how many reviews, the average stars (null when "
+        description=f"{t.a_noun.capitalize()}'s rating: how many reviews, the average stars "
+                    "(null when "
                     "none) and how many reviews gave each number of stars.",
         input=s.obj({t.key: t.key_schema()}),
         output=s.obj({t.key: s.string(), "reviews": s.integer(minimum=0),

@@ -29,6 +29,7 @@ from ._base import (
 )
 
 __all__ = ["Scheduling"]
+_ID_SLOT = s.identifier("Id of the slot, as list_slots returns it.")
 
 _TOOLS = ("list_slots", "book_slot", "cancel_slot")
 _TIMES = ("09:00", "10:30", "13:00", "14:30", "16:00")
@@ -131,7 +132,8 @@ def _add_tools(b: EnvBuilder, t: Target, holidays: dict[str, str]) -> None:
         description=f"List the time slots of {t.plural}, earliest "
                     f"first, paged; filter by {t.noun}, by date and by status (open or booked).",
         input=s.obj({t.key: s.identifier(f"Only this {t.noun}'s slots."),
-                     "date": s.date("Only slots on this day."), "status": s.enum(STATES),
+                     "date": s.date("Only slots on this day."),
+                     "status": s.enum(STATES, "Only open (free) slots, or only booked ones."),
                      **paging_props()}, required=[]),
         output=s.page_of(_schema(t), "slots"))(list_slots)
 
@@ -153,9 +155,9 @@ def _add_tools(b: EnvBuilder, t: Target, holidays: dict[str, str]) -> None:
 
     b.tools.tool(
         name="book_slot",
-        description=f"Book an open time slot of a {t.noun} for someone. A slot already booked, "
+        description=f"Book an open time slot of {t.a_noun} for someone. A slot already booked, "
                     "one that has already started, or one on a public holiday cannot be booked.",
-        input=s.obj({"slot_id": s.identifier("The slot id."),
+        input=s.obj({"slot_id": _ID_SLOT,
                      who: t.person_schema("takes the slot")}),
         output=s.obj({"slot": _schema(t)}))(book_slot)
 
@@ -172,9 +174,9 @@ def _add_tools(b: EnvBuilder, t: Target, holidays: dict[str, str]) -> None:
 
     b.tools.tool(
         name="cancel_slot", destructive=True,
-        description=f"Cancel the booking of a {t.noun}'s time slot, so the slot is open again. "
+        description=f"Cancel the booking of {t.a_noun}'s time slot, so the slot is open again. "
                     "Only a booked slot that has not started can be cancelled.",
-        input=s.obj({"slot_id": s.identifier("The slot id.")}),
+        input=s.obj({"slot_id": _ID_SLOT}),
         output=s.obj({"slot": _schema(t)}))(cancel_slot)
 
 

@@ -9,7 +9,7 @@ from agentworld.servers import schema as s
 from agentworld.servers.manifest import Rule
 
 from ..builder import EnvBuilder, Probe
-from ._base import Target, free_names, past_stamp, rows, seed_people, target
+from ._base import Target, created_of, free_names, past_stamp, rows, seed_people, target
 
 __all__ = ["Sharing"]
 
@@ -59,15 +59,16 @@ def _seed(conn, rng, t: Target) -> None:
     owner = t.owner_field
     columns = "id, created_at" + (f", {owner}" if owner else "")
     targets = rows(conn, f"SELECT {columns} FROM {t.table} ORDER BY id")
-    out = []
+    out, bornp = [], created_of(conn, t)
     for r in targets:
         born = r["created_at"]
         mine = r[owner] if owner and r[owner] else rng.choice(people)
-        out.append((r["id"], mine, "owner", past_stamp(rng, 30, 300, born)))
+        out.append((r["id"], mine, "owner", past_stamp(rng, 30, 300,
+                                                      max(born, bornp.get(mine, "")))))
         if rng.random() < 0.3:
             for other in rng.sample([p for p in people if p != mine], rng.randint(1, 2)):
                 out.append((r["id"], other, rng.choice(("editor", "viewer", "viewer")),
-                            past_stamp(rng, 1, 29, born)))
+                            past_stamp(rng, 1, 29, max(born, bornp.get(other, "")))))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?)",
                      [(f"shr_{i + 1:06d}", *row) for i, row in enumerate(out)])
 
@@ -121,7 +122,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="share_item",
-        description=f"Share a {t.noun} with someone as editor or viewer. Only the {t.noun}'s "
+        description=f"Share {t.a_noun} with someone as editor or viewer. Only the {t.noun}'s "
                     "owner can share it, and someone who already has access cannot be added "
                     "again.",
         input=s.obj({t.key: t.key_schema(), grantee: t.person_schema("receives access"),
@@ -146,7 +147,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="revoke_share", destructive=True,
-        description=f"Take away someone's access to a {t.noun}. Only the owner can, and the "
+        description=f"Take away someone's access to {t.a_noun}. Only the owner can, and the "
                     "owner's own access cannot be revoked.",
         input=s.obj({t.key: t.key_schema(), grantee: t.person_schema("loses access"),
                      acting: t.person_schema(f"makes the change (must own the {t.noun})")}),
@@ -161,7 +162,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="list_shares", read_only=True,
-        description=f"Who has access to a {t.noun}: its owner first, then editors and viewers.",
+        description=f"Who has access to {t.a_noun}: its owner first, then editors and viewers.",
         input=s.obj({t.key: t.key_schema()}),
         output=s.obj({t.key: s.string(), "owner": s.nullable(t.person_out("grantee")),
                       "shares": s.array(_share_schema(t))}))(list_shares)
@@ -214,7 +215,7 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
                                          acting: r["grantee"]}))
         return calls
 
-    b.add_rule(Rule("share-owner-only", f"Only a {t.noun}'s owner can share it or revoke "
+    b.add_rule(Rule("share-owner-only", f"Only {t.a_noun}'s owner can share it or revoke "
                     "access to it.", ("share_item", "revoke_share"), "FORBIDDEN"), not_owner)
 
     def revoke_owner(db):
@@ -223,7 +224,7 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
         return [("revoke_share", {t.key: r[t.key], grantee: r[grantee], acting: r[grantee]})
                 for r in owned]
 
-    b.add_rule(Rule("share-owner-kept", f"The owner's access to a {t.noun} cannot be revoked.",
+    b.add_rule(Rule("share-owner-kept", f"The owner's access to {t.a_noun} cannot be revoked.",
                     ("revoke_share",), "PRECONDITION_FAILED"), revoke_owner)
 
     def again(db):
@@ -233,5 +234,5 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
         return [("share_item", {t.key: r[t.key], grantee: r["grantee"], "role": "editor",
                                 acting: r["owner"]}) for r in some]
 
-    b.add_rule(Rule("share-once", f"A person holds at most one kind of access to a {t.noun}.",
+    b.add_rule(Rule("share-once", f"A person holds at most one kind of access to {t.a_noun}.",
                     ("share_item",), "CONFLICT"), again)

@@ -20,13 +20,12 @@ from ._base import (
     target,
     target_ids,
 )
+from .vocab import domain_vocab
 
 __all__ = ["Tags", "MAX_TAGS"]
 
 MAX_TAGS = 10
 _TOOLS = ("tag_item", "untag_item", "list_tags", "find_tagged")
-_VOCAB = ("vip", "follow-up", "priority", "late-arrival", "repeat-customer", "corporate",
-          "needs-review", "discount", "accessibility", "invoice-sent", "group", "flagged")
 _TAG = s.string("The tag: letters, digits, spaces, '-' or '_', up to 40 characters.",
                 max_length=40, min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9 _-]*$")
 
@@ -70,7 +69,7 @@ def _seed(conn, rng, t: Target) -> None:
     for n, target_id in enumerate(chosen):
         # The first row carries the full ten tags, so the limit has something to refuse.
         count = MAX_TAGS if n == 0 else rng.randint(1, 3)
-        vocab = list(_VOCAB) + ["billing", "overdue"] if count == MAX_TAGS else _VOCAB
+        vocab = domain_vocab(t.archetype).tags
         for tag in rng.sample(vocab, count):
             out.append((f"tag_{len(out) + 1:06d}", target_id, tag,
                         past_stamp(rng, 1, 200, born[target_id])))
@@ -78,7 +77,7 @@ def _seed(conn, rng, t: Target) -> None:
 
 
 def _tag_schema(t: Target) -> dict[str, Any]:
-    return s.obj({"id": s.string("The tag id."), t.key: s.string(f"The {t.noun} id."),
+    return s.obj({"id": s.string("The tag id."), t.key: s.string(f"Id of the {t.noun}."),
                   "tag": s.string(max_length=40), "created_at": s.string()})
 
 
@@ -105,8 +104,8 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="tag_item",
-        description=f"Tag a {t.noun}. Tags are unique per {t.noun} ignoring case, and a "
-                    f"{t.noun} has at most {MAX_TAGS} tags.",
+        description=f"Tag {t.a_noun}. Tags are unique per {t.noun} ignoring case, and "
+                    f"{t.a_noun} has at most {MAX_TAGS} tags.",
         input=s.obj({t.key: t.key_schema(), "tag": _TAG}),
         output=s.obj({"tag": _tag_schema(t),
                       "tag_count": s.integer(f"Tags on the {t.noun} now.", minimum=1)}))(tag_item)
@@ -124,7 +123,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="untag_item", destructive=True,
-        description=f"Remove a tag from a {t.noun} (the tag is matched ignoring case).",
+        description=f"Remove a tag from {t.a_noun} (the tag is matched ignoring case).",
         input=s.obj({t.key: t.key_schema(), "tag": _TAG}),
         output=s.obj({"removed": s.string("The tag removed, as it was spelled."),
                       t.key: s.string()}))(untag_item)
@@ -137,7 +136,7 @@ def _add_tools(b: EnvBuilder, t: Target) -> None:
 
     b.tools.tool(
         name="list_tags", read_only=True,
-        description=f"List the tags of a {t.noun}, alphabetically.",
+        description=f"List the tags of {t.a_noun}, alphabetically.",
         input=s.obj({t.key: t.key_schema()}),
         output=s.obj({t.key: s.string(), "tags": s.array(s.string(max_length=40),
                                                          max_items=MAX_TAGS)}))(list_tags)
@@ -188,7 +187,7 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
         some = rows(db, f"SELECT {t.key}, tag FROM {table} ORDER BY id LIMIT 3")
         return [("tag_item", {t.key: r[t.key], "tag": r["tag"].upper()}) for r in some]
 
-    b.add_rule(Rule("tag-unique", f"A {t.noun} carries each tag once, ignoring case.",
+    b.add_rule(Rule("tag-unique", f"{t.a_noun.capitalize()} carries each tag once, ignoring case.",
                     ("tag_item",), "CONFLICT"), same_tag)
 
     def full(db):
@@ -196,5 +195,6 @@ def _add_rules(b: EnvBuilder, t: Target) -> None:
                         f"{MAX_TAGS} ORDER BY {t.key} LIMIT 3")
         return [("tag_item", {t.key: r[t.key], "tag": "One more tag"}) for r in some]
 
-    b.add_rule(Rule("tag-limit", f"A {t.noun} has at most {MAX_TAGS} tags.", ("tag_item",),
+    b.add_rule(Rule("tag-limit", f"{t.a_noun.capitalize()} has at most {MAX_TAGS} tags.",
+                    ("tag_item",),
                     "LIMIT_EXCEEDED"), full)
