@@ -117,28 +117,29 @@ def date_order(subject: Subject) -> Iterator[Finding]:
         intake = [d for d in dates
                   if d not in stamps and d not in later and set(words(d)) & _INTAKE]
         for row in table.rows:
-            for early, late, why in pairs:
-                a, b = row.get(early), row.get(late)
-                if is_date(a) and is_date(b) and _later(a, b):
-                    yield subject.finding(table.name, row.get("id"), "date_order",
-                                          f"{early} {a} is after {late} {b} ({why})")
-            created, updated = row.get("created_at"), row.get("updated_at")
-            for stamp in stamps:
-                value = row.get(stamp)
-                if is_date(value) and is_date(created) and day(value) < day(created):
-                    yield subject.finding(table.name, row.get("id"), "date_order",
-                                          f"{stamp} {value} is before the row was created "
-                                          f"({created})")
-                elif is_date(value) and is_date(updated) and day(value) > day(updated):
-                    yield subject.finding(table.name, row.get("id"), "date_order",
-                                          f"{stamp} {value} is after the row was last updated "
-                                          f"({updated})")
-            for column in intake:
-                value = row.get(column)
-                if is_date(value) and is_date(created) and day(created) < day(value):
-                    yield subject.finding(table.name, row.get("id"), "date_order",
-                                          f"the row was created {created}, before the "
-                                          f"{column} {value} it records")
+            for message in _row_order(row, pairs, stamps, intake):
+                yield subject.finding(table.name, row.get("id"), "date_order", message)
+
+
+def _row_order(row: dict, pairs: list[tuple[str, str, str]], stamps: dict[str, str],
+               intake: list[str]) -> Iterator[str]:
+    for early, late, why in pairs:
+        a, b = row.get(early), row.get(late)
+        if is_date(a) and is_date(b) and _later(a, b):
+            yield f"{early} {a} is after {late} {b} ({why})"
+    created, updated = row.get("created_at"), row.get("updated_at")
+    for stamp in stamps:
+        value = row.get(stamp)
+        if not is_date(value):
+            continue
+        if is_date(created) and day(value) < day(created):
+            yield f"{stamp} {value} is before the row was created ({created})"
+        elif is_date(updated) and day(value) > day(updated):
+            yield f"{stamp} {value} is after the row was last updated ({updated})"
+    for column in intake:
+        value = row.get(column)
+        if is_date(value) and is_date(created) and day(created) < day(value):
+            yield f"the row was created {created}, before the {column} {value} it records"
 
 
 def child_before_parent(subject: Subject) -> Iterator[Finding]:
@@ -176,13 +177,18 @@ def _past_only(table: Table, column: str) -> bool:
 
 
 def after_clock(subject: Subject) -> Iterator[Finding]:
-    """A date that records something done, later than the environment's clock."""
+    """A date that records something done, later than the environment's clock. A row still
+    planned (pre-admitted, scheduled) may carry the date its event is planned for."""
     for table in subject.tables.values():
+        stamps = _stamps(table.entity)
         for column in table.date_columns():
             if not _past_only(table, column):
                 continue
+            plan = column not in stamps and words(column)[-1] != "at"
             for row in table.rows:
                 value = row.get(column)
+                if plan and row.get("status") in _FUTURE_STATES:
+                    continue
                 if is_date(value) and _later(value, subject.clock):
                     yield subject.finding(table.name, row.get("id"), "after_clock",
                                           f"{column} {value} is after the clock "

@@ -142,14 +142,11 @@ def specimen_mismatch(subject: Subject) -> Iterator[Finding]:
     for table in subject.tables.values():
         for row in table.rows:
             evidence = _evidence(subject, table, row)
-            for i, a in enumerate(evidence):
-                for b in evidence[i + 1:]:
-                    if a[1] == b[1] or (a[0] == b[0] and a[0] != "self"):
-                        continue
-                    problem = _conflict(a, b)
-                    if problem:
-                        yield subject.finding(table.name, row.get("id"), "specimen_mismatch",
-                                              problem)
+            problems = [_conflict(a, b) for i, a in enumerate(evidence) for b in evidence[i + 1:]
+                        if a[1] != b[1] and not (a[0] == b[0] and a[0] != "self")]
+            first = next((p for p in problems if p), "")
+            if first:  # one finding a row: a wrong tube often breaks two pairs at once
+                yield subject.finding(table.name, row.get("id"), "specimen_mismatch", first)
 
 
 def _range(analyte: str, unit: str) -> tuple[float, float] | None:

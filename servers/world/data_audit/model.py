@@ -107,14 +107,35 @@ class Subject:
                      if t.entity is not None and t.entity.name == entity_name), None)
 
     def parents(self, table: Table, row: dict[str, Any]) -> list[tuple[str, Table, dict]]:
-        """The rows this row refers to: (column, their table, their row)."""
+        """The rows this row refers to: (column, their table, their row), by foreign key or by
+        a code another table issues (a result's ``loinc_code`` names a row of ``lab_tests``)."""
         out = []
         for col in table.columns.values():
-            if col.ref and row.get(col.name) is not None and col.ref in self.tables:
-                parent = self.tables[col.ref].by_id.get(row[col.name])
-                if parent is not None:
-                    out.append((col.name, self.tables[col.ref], parent))
+            value = row.get(col.name)
+            if value is None:
+                continue
+            if col.ref and col.ref in self.tables:
+                parent = self.tables[col.ref].by_id.get(value)
+            else:
+                issuer = self._issuers().get(col.name)
+                parent = issuer[1].get(value) if issuer and issuer[0] != table.name else None
+            if parent is not None:
+                target = col.ref or self._issuers()[col.name][0]
+                out.append((col.name, self.tables[target], parent))
         return out
+
+    def _issuers(self) -> dict[str, tuple[str, dict[Any, dict]]]:
+        """Code column name -> (the one table that issues it, its rows by code): a column of
+        kind code, or a unique one, that no other table declares."""
+        if not hasattr(self, "_codes"):
+            found: dict[str, list[Table]] = {}
+            for t in self.tables.values():
+                for f in t.fields():
+                    if f.kind == "code" or (f.unique and f.kind not in ("name", "email")):
+                        found.setdefault(f.name, []).append(t)
+            self._codes = {name: (ts[0].name, {r[name]: r for r in ts[0].rows})
+                           for name, ts in found.items() if len(ts) == 1}
+        return self._codes
 
 
 def _entities_by_table(archetype: Archetype | None) -> dict[str, Entity]:

@@ -107,8 +107,9 @@ def over_capacity(subject: Subject) -> Iterator[Finding]:
                 parent = parent_table.by_id.get(parent_id)
                 capacity = parent.get(c.capacity_field) if parent else None
                 if isinstance(capacity, int | float) and count > capacity:
+                    held = f"{table.name}' {c.amount}" if c.amount else table.name
                     yield subject.finding(parent_table.name, parent_id, "over_capacity",
-                                          f"{count:g} {table.name} hold a place, but "
+                                          f"{count:g} places are held ({held}), but "
                                           f"{c.capacity_field} is {capacity:g}")
 
 

@@ -72,6 +72,18 @@ def test_after_clock_flags_done_things_in_the_future_but_not_due_dates(tmp_path)
         ("eve_000001", "closed_on"), ("eve_000001", "updated_at")}
 
 
+def test_after_clock_lets_a_planned_row_carry_its_planned_date(tmp_path):
+    stay = Entity("stay", "stays", label="ward", fields=(
+        Field("ward", "text"), Field("admitted_on", "date")),
+        lifecycle=Lifecycle(states=("pre_admitted", "admitted"), initial="pre_admitted",
+                            transitions=()))
+    s = subject(tmp_path, archetype(stay), {"stays": [
+        {"id": "sta_000001", "ward": "4A", "admitted_on": "2026-03-20", "status": "admitted"},
+        {"id": "sta_000002", "ward": "4A", "admitted_on": "2026-03-20",
+         "status": "pre_admitted"}]})
+    assert rules_of(dates.after_clock(s)) == [("stays", "sta_000001", "after_clock")]
+
+
 def test_child_before_parent(tmp_path):
     comment = Entity("comment", "comments", label="body", fields=(
         Field("event_id", "ref", ref="event"), Field("body", "text")))
@@ -230,7 +242,7 @@ def test_over_capacity_counts_no_shows_at_a_dated_sitting_only(tmp_path):
         "registrations": regs})
     found = list(values.over_capacity(s))
     assert rules_of(found) == [("sittings", "sit_000001", "over_capacity")]
-    assert found[0].message.startswith("3 registrations")
+    assert found[0].message.startswith("3 places are held (registrations)")
 
 
 def test_padded_label_finds_number_suffixes_and_placeholders(tmp_path):
@@ -281,6 +293,25 @@ def test_specimen_mismatch_finds_tests_on_the_wrong_specimen_or_tube(tmp_path):
     assert sorted({(f.table, f.row) for f in found}) == [("lab_tests", "lab_000001"),
                                                         ("test_results", "tes_000001")]
     assert "Urinalysis is not run on serum" in [f.message for f in found]
+
+
+def test_specimen_mismatch_follows_a_code_to_the_test_that_issues_it(tmp_path):
+    test = Entity("lab_test", "lab_tests", label="test_name", fields=(
+        Field("loinc_code", "pool", source="loinc", unique=True), Field("test_name", "text"),
+        Field("specimen_type", "enum", values=("serum", "urine"))))
+    result = Entity("test_result", "test_results", label="loinc_code", fields=(
+        Field("loinc_code", "pool", source="loinc"), Field("specimen_id", "ref", ref="specimen")))
+    s = subject(tmp_path, archetype(test, _SPECIMEN, result), {
+        "lab_tests": [{"id": "lab_000001", "loinc_code": "2276-4", "test_name": "Ferritin",
+                       "specimen_type": "serum"}],
+        "specimens": [{"id": "spe_000001", "barcode": "S1", "container": "urine_cup"},
+                      {"id": "spe_000002", "barcode": "S2", "container": "gold_sst"}],
+        "test_results": [{"id": "tes_000001", "loinc_code": "2276-4", "specimen_id": "spe_000001"},
+                         {"id": "tes_000002", "loinc_code": "2276-4",
+                          "specimen_id": "spe_000002"}]})
+    found = list(lab.specimen_mismatch(s))
+    assert [(f.row, f.message) for f in found] == [
+        ("tes_000001", "Ferritin is not run on a urine_cup tube")]
 
 
 def test_flag_mismatch_finds_flags_that_contradict_their_values(tmp_path):
