@@ -26,9 +26,11 @@ from .mcp_routes import McpHosts
 from .memory import release_free_memory
 from .metrics import HubMetrics
 from .middleware import GuardMiddleware
+from .origin import OriginGuardMiddleware
 from .routes import Hub, build_router
 from .sessions import SessionManager
 from .settings import HubSettings
+from .web_routes import install_web
 from .ws import websocket_loop
 
 __all__ = ["create_app"]
@@ -126,6 +128,7 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
     app.state.hub, app.state.settings, app.state.mcp = hub, settings, mcp
     _install_error_handlers(app, metrics)
     app.include_router(build_router(hub))
+    install_web(app, hub)  # the page at / and its read-only JSON under /v1/web
 
     @app.get("/healthz")
     async def healthz():
@@ -147,4 +150,5 @@ def create_app(catalog: Catalog | None = None, *, settings: HubSettings | None =
                                    methods=methods))
     app.add_middleware(GuardMiddleware, token=settings.token,
                        max_request_bytes=settings.max_request_bytes)
+    app.add_middleware(OriginGuardMiddleware)  # outermost: no browser on another site drives it
     return app

@@ -10,8 +10,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["GuardMiddleware", "replay_body"]
 
-# Reachable without the hub token: liveness, and per-session MCP endpoints (their own secret).
-_OPEN_PREFIXES = ("/healthz", "/sessions/")
+# Reachable without the hub token: liveness, per-session MCP endpoints (their own secret), and
+# the web page's static files (no data: the page asks for the token, then sends it as a header).
+_OPEN_PREFIXES = ("/healthz", "/sessions/", "/web/")
+_OPEN_PATHS = ("/",)
 # uvicorn's httptools parser puts no bound on header size; h11 stops at 16 KiB.
 MAX_HEADER_BYTES = 64 * 1024
 
@@ -50,7 +52,8 @@ class GuardMiddleware:
         self.app, self.token, self.max_bytes = app, token, max_request_bytes
 
     def _authorized(self, scope: Scope) -> bool:
-        if self.token is None or scope["path"].startswith(_OPEN_PREFIXES):
+        path = scope["path"]
+        if self.token is None or path.startswith(_OPEN_PREFIXES) or path in _OPEN_PATHS:
             return True
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"authorization", b"").decode("latin-1")
