@@ -9,6 +9,8 @@ metrics and the event loop. The hub's CPU time per step comes from ``/proc``.
 
 Run: python bench/profile_step.py [--transport ws|http|mcp] [--sessions 64] [--steps 40]
          [--baseline REV]   # the same profile of an earlier revision first, then the ratios
+     python bench/profile_step.py --transport mcp --sessions 1 --steps 1500 --baseline REV
+         # one client's calls back to back: the case of the MCP latency target
 Writes bench/results/profile_<transport>.json and the collapsed stacks next to it.
 """
 

@@ -219,8 +219,8 @@ def test_protocol_edges_answer_exactly_as_the_sdk_does(hubs):
     assert got_own == want_own, (got_own, want_own)
     for i, (g, w) in enumerate(zip(got, want, strict=True)):
         assert g == w, f"probe {i}"
-    # Only the three plain calls (success, tool error, unknown tool, bad arguments) after the
-    # first were the fast path's; everything else went to the SDK.
+    # Only the four plain calls after the first (success, tool error, unknown tool, bad
+    # arguments) were the fast path's; everything else went to the SDK.
     assert _answered(fast) - before == 4
     statuses = [status for status, _ in got]
     assert statuses[5] == 404 and statuses[6] == 400 and statuses[16] == 406
@@ -228,7 +228,7 @@ def test_protocol_edges_answer_exactly_as_the_sdk_does(hubs):
     assert "error" in got[9][1] and "error" in got[10][1]  # protocol faults: JSON-RPC errors
 
 
-def test_a_session_used_only_on_the_fast_path_keeps_its_idle_timer(tmp_path):
+def test_a_session_used_only_on_the_fast_path_keeps_its_idle_timer():
     # No standalone GET stream here: only requests hold the session open.
     with _hub(True, idle_timeout=1.5) as (url, mcp):
         raw = Raw(url).open()
