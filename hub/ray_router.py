@@ -30,6 +30,7 @@ import aiohttp
 
 from .errors import HubError, SessionLostError, UnknownSessionError
 from .middleware import GuardMiddleware
+from .origin import OriginGuardMiddleware
 from .ray_metrics import RouterMetrics, merge_metrics
 from .ray_replica import REPLICA_KEEP_ALIVE, parse_replica_id, replica_prefix
 from .ray_replicas import ReplicaSlot, ReplicaTable
@@ -39,8 +40,10 @@ __all__ = ["HubRouter", "ReplicaUnavailableError", "build_router_app"]
 
 log = logging.getLogger(__name__)
 
+# Hop-by-hop headers, and Origin: the router checks it at the edge (OriginGuardMiddleware); a
+# replica, reached at its own address, would take the page's own origin for a foreign one.
 _DROP = {b"host", b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te",
-         b"trailer", b"content-length"}
+         b"trailer", b"content-length", b"origin"}
 _MCP_SESSION = b"mcp-session-id"
 POOL_KEEP_ALIVE = REPLICA_KEEP_ALIVE / 4
 
@@ -323,4 +326,5 @@ def build_router_app(handles: list[Any], *, token: str | None = None,
                      max_request_bytes: int = 1_000_000, poll_interval: float = 1.0):
     """The router behind the hub's guards (bearer token, body size), as an ASGI app."""
     router = HubRouter(handles, poll_interval=poll_interval)
-    return GuardMiddleware(router, token=token, max_request_bytes=max_request_bytes)
+    return OriginGuardMiddleware(GuardMiddleware(router, token=token,
+                                                 max_request_bytes=max_request_bytes))

@@ -1,5 +1,6 @@
 """The hub's web page: its static files at ``/`` and ``/web/``, and the read-only JSON it needs
-beyond the agents' API under ``/v1/web/``.
+beyond the agents' API under ``/v1/web/`` (and a session's trajectory at
+``/v1/sessions/{id}/trajectory``).
 
 The page holds no data: the files are open to anyone who can reach the hub, while every
 ``/v1/`` route stays behind the hub's token. The page plays episodes through the agents' own
@@ -114,7 +115,15 @@ def _web_router(hub: Hub) -> APIRouter:
         return _json({"tables": await hub.run(
             lambda: table_preview(hub.catalog.load(env_id), rows))})
 
-    @router.get("/sessions/{session_id}/trajectory")
+    return router
+
+
+def _session_router(hub: Hub) -> APIRouter:
+    # Under /v1/sessions/{id}/ like the session's other routes, so that a Ray cluster's entry
+    # router sends it to the replica that holds the session.
+    router = APIRouter(prefix="/v1/sessions")
+
+    @router.get("/{session_id}/trajectory")
     async def trajectory(session_id: str):
         episode = hub.sessions.get(session_id).episode
         return _json(trajectory_record(episode, list(episode.trajectory)))
@@ -126,6 +135,7 @@ def install_web(app: FastAPI, hub: Hub) -> None:
     """Add the page and its JSON routes to the hub's app."""
     files = _static_files()
     app.include_router(_web_router(hub))
+    app.include_router(_session_router(hub))
 
     def serve(name: str) -> Response:
         path = files.get(name)

@@ -54,7 +54,7 @@ export const hub = {
   environment: (id) => call("GET", `/v1/web/envs/${enc(id)}`),
   tasks: (id) => call("GET", `/v1/web/envs/${enc(id)}/tasks`),
   tables: (id, rows = 5) => call("GET", `/v1/web/envs/${enc(id)}/tables?rows=${rows}`),
-  trajectory: (sid) => call("GET", `/v1/web/sessions/${enc(sid)}/trajectory`),
+  trajectory: (sid) => call("GET", `/v1/sessions/${enc(sid)}/trajectory`),
   // The agents' own session API.
   reset: (body) => call("POST", "/v1/sessions", body),
   step: (sid, action) => call("POST", `/v1/sessions/${enc(sid)}/step`, { action }),

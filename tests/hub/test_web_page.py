@@ -238,3 +238,26 @@ def test_an_arena_runs_report_and_trajectories(page, world, tmp_path):
     assert [t.rstrip(" ✗") for t in tools[:-1]] == [s["tool"] for s in first["steps"]]
     page.click("#last")
     assert page.get_attribute("#verdict", "data-passed") == str(first["passed"]).lower()
+
+
+def test_an_eval_report_lists_its_episodes(page, world, tmp_path):
+    from agentworld.trainer.evaluate import evaluate_sync
+    from agentworld.trainer.policies import make_policy
+    from agentworld.trainer.tasks import collect_tasks
+
+    catalog, url = world
+    tasks = collect_tasks(catalog, ["airline", "xss-probe"])
+    with ThreadPoolExecutor(1) as pool:  # evaluate runs its own event loop
+        report = pool.submit(evaluate_sync, make_policy("oracle"), tasks, url).result()
+    path = tmp_path / "eval.json"
+    path.write_text(json.dumps(report.to_dict(), indent=2))  # what `agentworld eval --json` prints
+    page.goto(f"{url}/#/replay")
+    page.set_input_files("#trajectory-file", str(path))
+    rows = page.locator("#episodes tbody tr")
+    expect(rows).to_have_count(len(tasks))
+    overall = report.overall()
+    expect(page.locator("#episodes")).to_contain_text(
+        f"success {overall['success']}, partial credit {overall['partial_credit']}")
+    passed = [r.passed for r in report.results]
+    badges = page.locator("#episodes tbody tr td:nth-child(6) .badge").all_text_contents()
+    assert badges == ["passed" if p else "failed" for p in passed]

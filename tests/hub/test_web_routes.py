@@ -144,16 +144,16 @@ def test_a_sessions_trajectory_has_every_step_and_the_verdict(client):
         client.post(f"/v1/sessions/{sid}/step", json={"action": {"name": name,
                                                                  "arguments": arguments}})
     client.post(f"/v1/sessions/{sid}/step", json={"action": {"name": "nope", "arguments": {}}})
-    live = client.get(f"/v1/web/sessions/{sid}/trajectory").json()
+    live = client.get(f"/v1/sessions/{sid}/trajectory").json()
     assert not live["finished"] and live["steps"][-1]["error_code"] == "UNKNOWN_TOOL"
     client.post(f"/v1/sessions/{sid}/step", json={"action": {
         "name": "submit", "arguments": {"answer": record.reference_answer}}})
-    done = client.get(f"/v1/web/sessions/{sid}/trajectory").json()
+    done = client.get(f"/v1/sessions/{sid}/trajectory").json()
     assert done["finished"] and done["passed"] and done["answer"] == record.reference_answer
     assert [s["tool"] for s in done["steps"]] == [n for n, _ in record.reference_calls] + ["nope"]
     assert done["steps"][0]["output"]["flight"]["flight_id"] == "MW342-2026-03-03"
     assert set(done["components"]) == {c["name"] for c in done["checks"]}
-    assert client.get("/v1/web/sessions/unknown/trajectory").status_code == 404
+    assert client.get("/v1/sessions/unknown/trajectory").status_code == 404
 
 
 # -- requests from another origin ------------------------------------------------------------------
@@ -190,3 +190,16 @@ def test_websockets_from_another_origin_are_refused(client):
     with client.websocket_connect("/v1/ws", headers={"origin": "http://testserver"}) as ws:
         ws.send_json({"op": "reset", "env_id": "xss-probe"})
         assert "session_id" in ws.receive_json()
+
+
+def test_a_world_environment_is_counted_once_it_is_opened(tmp_path):
+    catalog = web_catalog(tmp_path, world=True)
+    with TestClient(create_app(catalog)) as client:
+        world_id = next(r["id"] for r in client.get("/v1/web/catalog").json()["envs"]
+                        if catalog.is_synthesized(r["id"]))
+        row = lambda: next(r for r in client.get("/v1/web/catalog").json()["envs"]  # noqa: E731
+                           if r["id"] == world_id)
+        before = row()["tools"]  # None unless the world's index carries tool counts
+        tools = client.get(f"/v1/web/envs/{world_id}").json()["tools"]
+        assert row()["tools"] == len(tools) == len(catalog.load(world_id).tools.names())
+        assert before in (None, len(tools)) and row()["provenance"] == "synthesized"
