@@ -52,10 +52,11 @@ def catalog_listing(catalog: Catalog, known_counts: dict[str, int]) -> list[dict
     rows = []
     for s in catalog.summaries():
         tax = s.get("taxonomy") or {}
+        label = s.get("provenance")  # a summary may name it; else the catalog's kind does
         rows.append({"id": s["id"], "title": s.get("title", s["id"]),
                      "description": s.get("description", ""), "l1": tax.get("l1", ""),
                      "l2": tax.get("l2", ""), "l3": tax.get("l3", ""),
-                     "provenance": provenance(s.get("provenance") or s.get("kind")),
+                     "provenance": provenance(label if isinstance(label, str) else s.get("kind")),
                      "tools": _tool_count(catalog, s, known_counts)})
     return rows
 

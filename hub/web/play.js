@@ -8,12 +8,12 @@ import { groupTasks } from "./environment.js";
 import { toolForm } from "./schema.js";
 import { verdictPanel } from "./verdict.js";
 
-function taskPicker(tasks, chosen) {
-  return el("select", { id: "task-select", "aria-label": "task" },
-    el("option", { value: "" }, "No task: explore with a seed"),
-    groupTasks(tasks).map(([key, group]) => el("optgroup", { label: key },
-      group.map((t) => el("option", { value: t.id, selected: t.id === chosen },
-        `${t.id} — ${t.prompt.length > 90 ? t.prompt.slice(0, 90) + "…" : t.prompt}`)))));
+function fillPicker(picker, tasks, chosen) {
+  clear(picker).append(el("option", { value: "" }, "No task: explore with a seed"));
+  for (const [key, group] of groupTasks(tasks)) {
+    picker.append(el("optgroup", { label: key }, group.map((t) => el("option", { value: t.id, selected: t.id === chosen },
+      `${t.id} — ${t.prompt.length > 90 ? t.prompt.slice(0, 90) + "…" : t.prompt}`))));
+  }
 }
 
 function logEntry(index, action, outcome) {
@@ -29,17 +29,18 @@ function logEntry(index, action, outcome) {
 }
 
 export async function renderPlay(view, envId, params, alive) {
-  const [env, { tasks }] = await Promise.all([hub.environment(envId), hub.tasks(envId)]);
+  const env = await hub.environment(envId);
   if (!alive()) return;
-  const picker = taskPicker(tasks, params.get("task") || "");
+  let tasks = [];
+  const picker = el("select", { id: "task-select", "aria-label": "task" }, el("option", { value: "" }, "Listing tasks…"));
   const seed = el("input", { id: "seed", type: "number", min: "0", value: params.get("seed") || "0", class: "narrow" });
-  const start = el("button", { type: "button", class: "primary", id: "start" }, "Start episode");
+  const start = el("button", { type: "button", class: "primary", id: "start", disabled: Boolean(params.get("task")) }, "Start episode");
+  const note = el("p", { class: "muted small" }, "The episode runs through the same session API agents use: POST /v1/sessions, then /step.");
   const board = el("div", { id: "board" });
   clear(view).append(
     el("h1", null, "Play ", el("a", { href: `#/env/${encodeURIComponent(env.id)}` }, env.title)),
     section("Episode", el("div", { class: "row" },
-      el("label", null, "Task ", picker), el("label", null, " seed ", seed), " ", start),
-      el("p", { class: "muted small" }, "The episode runs through the same session API agents use: POST /v1/sessions, then /step.")),
+      el("label", null, "Task ", picker), el("label", null, " seed ", seed), " ", start), note),
     board);
   start.addEventListener("click", async () => {
     start.disabled = true;
@@ -54,7 +55,16 @@ export async function renderPlay(view, envId, params, alive) {
       start.disabled = false;
     }
   });
-  if (params.get("autostart") === "1") start.click();
+  // A synthesized environment's tasks are generated on first use (seconds): meanwhile a seed
+  // can be played, and a task named in the link is waited for.
+  try {
+    tasks = (await hub.tasks(envId)).tasks;
+    if (alive()) fillPicker(picker, tasks, params.get("task") || "");
+  } catch (err) {
+    if (alive()) fillPicker(picker, [], "");
+    note.textContent = `No tasks: ${err.message}`;
+  }
+  start.disabled = false;
 }
 
 function playBoard(board, env, started, task) {
@@ -76,6 +86,7 @@ function playBoard(board, env, started, task) {
     try {
       const outcome = await hub.step(sid, action);
       steps += 1;
+      log.querySelectorAll("details[open]").forEach((d) => { d.open = false; });  // the newest stays open
       log.append(logEntry(steps, action, outcome));
       log.lastChild.scrollIntoView({ block: "nearest" });
       if (outcome.terminated || outcome.truncated) finish(outcome);

@@ -49,9 +49,9 @@ def page(browser, world):
     assert errors == [], errors  # the page's scripts never threw
 
 
-def shot(page, name: str) -> None:
+def shot(page, name: str, *, full_page: bool = False) -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(IMAGES / f"web_{name}.png"))
+    page.screenshot(path=str(IMAGES / f"web_{name}.png"), full_page=full_page)
 
 
 def test_browse_the_catalog_to_an_environment(page, world):
@@ -159,8 +159,7 @@ def test_play_an_airline_task_to_a_pass_and_replay_it(page, world, tmp_path):
     client.close()
     assert state["verdict"]["passed"] and state["answer"] == task.reference_answer
     assert [s["tool"] for s in state["trajectory"]] == [n for n, _ in task.reference_calls]
-    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    shot(page, "play")
+    shot(page, "play", full_page=True)
 
     with page.expect_download() as download:
         page.click("#download")
