@@ -15,10 +15,10 @@ from typing import Any
 
 from .model import Finding, Subject, Table, words
 
-__all__ = ["same_person", "person_two_roles"]
+__all__ = ["same_person", "person_two_roles", "people_tables"]
 
 
-def _people_tables(subject: Subject) -> dict[str, str]:
+def people_tables(subject: Subject) -> dict[str, str]:
     """Table -> its name column, for tables whose rows are people."""
     out = {}
     for table in subject.tables.values():
@@ -46,7 +46,7 @@ def _allowed(subject: Subject) -> set[frozenset[str]]:
         return f"{plural.get(owner, owner)}.{column}"
 
     return {frozenset((norm(a), norm(b)))
-            for a, b in getattr(subject.archetype, "same_person", ())}
+            for a, b in subject.archetype.same_person}
 
 
 def _roles(subject: Subject, table: Table, people: dict[str, str]) -> list[str]:
@@ -70,7 +70,7 @@ def _person(subject: Subject, table: Table, column: str, row: dict[str, Any],
 
 def same_person(subject: Subject) -> Iterator[Finding]:
     """Two roles of one row filled by the same person."""
-    people, allowed = _people_tables(subject), _allowed(subject)
+    people, allowed = people_tables(subject), _allowed(subject)
     for table in subject.tables.values():
         roles = _roles(subject, table, people)
         if table.name in people:

@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from . import codes, dates, english, lab, people, values
+from . import codes, dates, english, groups, lab, people, values
 from .model import Finding, Subject, ToolText, subject_from_db
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ RULES = {
     "state_date": "a state its dates contradict",
     "same_person": "two roles of one row filled by one person",
     "person_two_roles": "a person who holds two roles the domain keeps apart",
+    "membership": "a row joining things of two different groups (a vote in another DAO)",
     "id_prefix": "two tables whose ids share a prefix",
     "out_of_range": "a number outside its declared plausible range",
     "over_capacity": "a parent holding more children than its capacity",
@@ -43,9 +44,9 @@ RULES = {
 
 CHECKS: tuple[Callable[[Subject], Iterable[Finding]], ...] = (
     dates.date_order, dates.child_before_parent, dates.after_clock, dates.state_date,
-    people.same_person, people.person_two_roles, values.id_prefix, values.out_of_range,
-    values.over_capacity, lab.specimen_mismatch, lab.flag_mismatch, codes.code_format,
-    values.padded_label, english.grammar_article, english.arg_description,
+    people.same_person, people.person_two_roles, groups.membership, values.id_prefix,
+    values.out_of_range, values.over_capacity, lab.specimen_mismatch, lab.flag_mismatch,
+    codes.code_format, values.padded_label, english.grammar_article, english.arg_description,
 )
 
 

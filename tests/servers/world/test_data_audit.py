@@ -8,6 +8,7 @@ from agentworld.servers.world.data_audit import (
     audit_subject,
     dates,
     english,
+    groups,
     lab,
     people,
     values,
@@ -178,6 +179,56 @@ def test_person_two_roles_finds_a_person_reused_across_roles(tmp_path):
     found = rules_of(people.person_two_roles(s))
     assert found == [("members", "mem_000003", "person_two_roles"),
                      ("messages", "mes_000001", "person_two_roles")]
+
+
+def test_membership_finds_a_vote_outside_the_voters_group(tmp_path):
+    dao = Entity("dao", "daos", label="name", fields=(Field("name", "text"),))
+    member = Entity("member", "members", label="full_name", fields=(
+        Field("full_name", "name"), Field("dao_id", "ref", ref="dao")))
+    proposal = Entity("proposal", "proposals", label="title", fields=(
+        Field("title", "text"), Field("dao_id", "ref", ref="dao")))
+    vote = Entity("vote", "votes", label="choice", fields=(
+        Field("member_id", "ref", ref="member"), Field("proposal_id", "ref", ref="proposal"),
+        Field("choice", "text")))
+    transfer = Entity("transfer", "transfers", label="memo", fields=(
+        Field("from_member_id", "ref", ref="member"), Field("to_member_id", "ref", ref="member"),
+        Field("memo", "text")))
+    s = subject(tmp_path, archetype(dao, member, proposal, vote, transfer), {
+        "daos": [{"id": "dao_000001", "name": "Alpha"}, {"id": "dao_000002", "name": "Beta"}],
+        "members": [{"id": "mem_000001", "full_name": "Ana Silva", "dao_id": "dao_000001"},
+                    {"id": "mem_000002", "full_name": "Kenji Tanaka", "dao_id": "dao_000002"}],
+        "proposals": [{"id": "pro_000001", "title": "Fund it", "dao_id": "dao_000001"}],
+        "votes": [{"id": "vot_000001", "member_id": "mem_000002", "proposal_id": "pro_000001",
+                   "choice": "for"},
+                  {"id": "vot_000002", "member_id": "mem_000001", "proposal_id": "pro_000001",
+                   "choice": "for"}],
+        "transfers": [{"id": "tra_000001", "from_member_id": "mem_000001",
+                       "to_member_id": "mem_000002", "memo": "Dues"}]})
+    found = list(groups.membership(s))
+    assert rules_of(found) == [("votes", "vot_000001", "membership")]
+    assert found[0].message == ("member_id.dao_id is dao_000002 but proposal_id.dao_id is "
+                                "dao_000001 (both daos)")
+
+
+def test_membership_checks_the_paths_an_entity_declares(tmp_path):
+    from agentworld.servers.world.spec import SameGroup
+
+    dao = Entity("dao", "daos", label="name", fields=(Field("name", "text"),))
+    member = Entity("member", "members", label="full_name", fields=(
+        Field("full_name", "name"), Field("dao_id", "ref", ref="dao")))
+    proposal = Entity("proposal", "proposals", label="title", fields=(
+        Field("title", "text"), Field("dao_id", "ref", ref="dao"),
+        Field("proposer_id", "ref", ref="member")),
+        constraints=(SameGroup("proposer_id.dao_id", "dao_id", noun="DAO"),))
+    s = subject(tmp_path, archetype(dao, member, proposal), {
+        "daos": [{"id": "dao_000001", "name": "Alpha"}, {"id": "dao_000002", "name": "Beta"}],
+        "members": [{"id": "mem_000001", "full_name": "Ana Silva", "dao_id": "dao_000001"}],
+        "proposals": [{"id": "pro_000001", "title": "A", "dao_id": "dao_000002",
+                       "proposer_id": "mem_000001"},
+                      {"id": "pro_000002", "title": "B", "dao_id": "dao_000001",
+                       "proposer_id": "mem_000001"}]})
+    found = list(groups.membership(s))
+    assert rules_of(found) == [("proposals", "pro_000001", "membership")]
 
 
 # --- values ------------------------------------------------------------------------------------
