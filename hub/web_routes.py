@@ -76,8 +76,8 @@ class _Listing:
                 self._rows = catalog_listing(self.hub.catalog, self.tool_counts)
                 self._by_id = {r["id"]: r for r in self._rows}
                 self._key = key
-            for row in self._rows:  # environments loaded since: their tools are known now
-                if row["tools"] is None and row["id"] in self.tool_counts:
+            for row in self._rows:  # environments loaded since: their tools are counted now
+                if row["id"] in self.tool_counts:
                     row["tools"] = self.tool_counts[row["id"]]
             return self._rows
 

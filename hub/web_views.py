@@ -7,6 +7,7 @@ session routes that agents use.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
@@ -31,10 +32,28 @@ def provenance(kind: str | None) -> str:
     return _PROVENANCE.get(kind or "", kind or "unknown")
 
 
-def _tool_count(catalog: Catalog, summary: dict[str, Any], known: dict[str, int]) -> int | None:
+def measured_tool_counts() -> dict[str, int]:
+    """The world's tool counts as its pipeline measured them when it wrote the index
+    (``pools/world_report.json``), so that no environment is compiled only to be counted. Empty
+    when there is no report or it is not in the shape expected."""
+    from agentworld.servers.world.data import DATA_DIR
+
+    path = DATA_DIR / "world_report.json"
+    try:
+        per_env = json.loads(path.read_text(encoding="utf-8")).get("environments")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(per_env, dict):
+        return {}
+    return {env_id: facts["tools"] for env_id, facts in per_env.items()
+            if isinstance(facts, dict) and isinstance(facts.get("tools"), int)}
+
+
+def _tool_count(catalog: Catalog, summary: dict[str, Any], known: dict[str, int],
+                measured: dict[str, int]) -> int | None:
     """The environment's number of tools when it is cheap to know: given by the catalog's
-    summary, counted already, or held by a definition that needs no compiling (the world's are
-    counted when first loaded, since compiling all of them takes minutes)."""
+    summary, counted when it was loaded, measured by the world's pipeline, or held by a
+    definition that needs no compiling (compiling the whole world to count takes minutes)."""
     given = summary.get("tools", summary.get("tool_count"))
     if isinstance(given, int):
         return given
@@ -42,22 +61,25 @@ def _tool_count(catalog: Catalog, summary: dict[str, Any], known: dict[str, int]
     if env_id in known:
         return known[env_id]
     if catalog.is_synthesized(env_id):
-        return None
+        return measured.get(env_id)
     known[env_id] = len(catalog.definition(env_id).tools.names())
     return known[env_id]
 
 
 def catalog_listing(catalog: Catalog, known_counts: dict[str, int]) -> list[dict[str, Any]]:
     """One light row per environment, for a page that filters all of them in the browser."""
+    summaries = catalog.summaries()
+    measured = measured_tool_counts() if any(catalog.is_synthesized(s["id"])
+                                             for s in summaries) else {}
     rows = []
-    for s in catalog.summaries():
+    for s in summaries:
         tax = s.get("taxonomy") or {}
         label = s.get("provenance")  # a summary may name it; else the catalog's kind does
         rows.append({"id": s["id"], "title": s.get("title", s["id"]),
                      "description": s.get("description", ""), "l1": tax.get("l1", ""),
                      "l2": tax.get("l2", ""), "l3": tax.get("l3", ""),
                      "provenance": provenance(label if isinstance(label, str) else s.get("kind")),
-                     "tools": _tool_count(catalog, s, known_counts)})
+                     "tools": _tool_count(catalog, s, known_counts, measured)})
     return rows
 
 

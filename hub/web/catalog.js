@@ -144,7 +144,7 @@ export async function renderCatalog(view, params, alive) {
       provenanceFilter(rows, state, onFilter),
       el("fieldset", { class: "filters" }, el("legend", null, "Tools"), number("minTools", "min"), " ", number("maxTools", "max"),
         unknownTools ? el("p", { class: "muted small" },
-          `${unknownTools} environments are counted when first opened; a tool filter leaves them out until then.`) : null),
+          `${unknownTools} environments have no tool count until they are opened; a tool filter leaves them out.`) : null),
       el("h2", { class: "small-heading" }, "Taxonomy"), treeHolder),
     el("div", { class: "main" }, summary, pager, results)));
   refresh();

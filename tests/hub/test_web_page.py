@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -89,6 +90,16 @@ def test_browse_the_catalog_to_an_environment(page, world):
     assert sorted(c.get_attribute("data-env") for c in page.locator(".env-card").all()) == many
     page.fill("#tools-minTools", "")
     page.uncheck("input[data-prov=reference]")
+    # The tool range over the whole world, as the hub counts tools.
+    with urllib.request.urlopen(f"{url}/v1/web/catalog") as response:
+        counts = [r["tools"] for r in json.load(response)["envs"]]
+    page.fill("#tools-minTools", "30")
+    page.fill("#tools-maxTools", "40")
+    in_range = sum(1 for n in counts if n is not None and 30 <= n <= 40)
+    assert 0 < in_range < total
+    expect(page.locator("#catalog-count")).to_have_text(f"{in_range} of {total} environments")
+    page.fill("#tools-minTools", "")
+    page.fill("#tools-maxTools", "")
     page.fill("#search", "meridian airways")
     expect(page.locator(".env-card")).to_have_count(1)
     page.goto(f"{url}/#/")
