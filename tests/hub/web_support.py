@@ -88,9 +88,12 @@ def hostile_definition():
     return dataclasses.replace(TINY, manifest=manifest, seed=_hostile_seed, tasks=(task,))
 
 
-def web_catalog(tmp: Path, *, world: bool = False) -> Catalog:
+def web_catalog(tmp: Path, *, world: bool = False, hostile: bool = True) -> Catalog:
+    """The reference environments (airline with its stored tasks), the world when asked, and
+    the environment full of markup unless told not to."""
     task_dir = tmp / "tasks"
     store_reference_tasks(task_dir)
     catalog = Catalog(world=world, cache_dir=tmp / "templates", task_dir=task_dir)
-    catalog.add(hostile_definition())
+    if hostile:
+        catalog.add(hostile_definition())
     return catalog
