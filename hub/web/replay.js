@@ -20,15 +20,18 @@ export async function renderReplay(view, params, alive) {
     showEpisodes(list, viewer, title, parsed);
   };
   const fail = (err) => clear(status).append(message(err.message, "error"));
+  const open = (title, text) => {
+    try { show(title, readTrajectories(text)); } catch (err) { fail(err); }
+  };
 
   fileInput.addEventListener("change", async () => {
     const file = fileInput.files[0];
     if (!file) return;
     clear(report);
-    try { show(file.name, readTrajectories(await file.text())); } catch (err) { fail(err); }
+    open(file.name, await file.text());
   });
   folderInput.addEventListener("change", () => {
-    try { openRunFolder([...folderInput.files], report, (title, text) => show(title, readTrajectories(text))); } catch (err) { fail(err); }
+    try { openRunFolder([...folderInput.files], report, open); } catch (err) { fail(err); }
   });
   const openSession = async () => {
     const sid = sessionInput.value.trim();
@@ -37,8 +40,7 @@ export async function renderReplay(view, params, alive) {
       const record = await hub.trajectory(sid);
       if (!alive()) return;
       clear(report);
-      show(`session ${sid.slice(0, 8)}…`, readTrajectories(JSON.stringify(record)));
-      openEpisode(viewer, readTrajectories(JSON.stringify(record)).episodes[0], 0);
+      open(`session ${sid.slice(0, 8)}…`, JSON.stringify(record));  // one recorded episode opens itself
     } catch (err) { fail(err); }
   };
 

@@ -276,3 +276,11 @@ def test_an_eval_report_lists_its_episodes(page, world, tmp_path):
     passed = [r.passed for r in report.results]
     badges = page.locator("#episodes tbody tr td:nth-child(6) .badge").all_text_contents()
     assert badges == ["passed" if p else "failed" for p in passed]
+    # A file that is not a trajectory gets a clear message, and what was open stays open.
+    page.set_input_files("#trajectory-file", files=[{
+        "name": "notes.jsonl", "mimeType": "text/plain", "buffer": b'{"a": 1}\nnot json\n'}])
+    expect(page.locator("#replay-status")).to_have_text("line 2 is not JSON")
+    expect(rows).to_have_count(len(tasks))
+    page.set_input_files("#trajectory-file", files=[{
+        "name": "other.json", "mimeType": "application/json", "buffer": b'{"hello": "world"}'}])
+    expect(page.locator("#replay-status")).to_contain_text("not a trajectory file")
