@@ -48,6 +48,9 @@ class Manifest:
     # whole tables ("audit_events") or columns ("issues.updated_at", "*.updated_at"). Verifiers
     # leave these out of their whole-database guard.
     bookkeeping: tuple[str, ...] = field(default=())
+    # Where a mined environment comes from: the package, version, sha256 and licence, which of
+    # its tools were kept, which were added, and why the others were dropped. None otherwise.
+    provenance: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

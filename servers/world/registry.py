@@ -19,30 +19,73 @@ if TYPE_CHECKING:
     from .compile import CompiledEnvironment
 
 __all__ = ["world_cards", "world_ids", "world_summaries", "compiled", "cache_key",
-           "ENGINE_VERSION"]
+           "ENGINE_VERSION", "MINED_ENGINE_VERSION", "mined_entries", "is_mined"]
 
 # Bumped whenever the compiler's output for the same card changes (invalidates cached templates).
 ENGINE_VERSION = "1"
+# Bumped whenever the mined compiler's output for the same record changes.
+MINED_ENGINE_VERSION = "1"
 WORLD_INDEX = DATA_DIR / "world.json"
 
 _lock = threading.Lock()
 
 
-@functools.cache
-def world_cards() -> dict[str, ThemeCard]:
-    """The shipped world: the cards that passed the filters (the index), in taxonomy order.
+MINED_INDEX = DATA_DIR / "mined.json"
+MINED_PREFIX = "mined:"
 
-    Before the pipeline has written an index (a fresh checkout of the engine), every leaf's
-    card is served unfiltered.
-    """
+
+@functools.cache
+def _pack_cards() -> list[ThemeCard]:
+    """Environments built from the domain packs alone, in taxonomy order (the pipeline's index;
+    before the pipeline has written one, every leaf's card unfiltered)."""
     if WORLD_INDEX.exists():
         raw = json.loads(WORLD_INDEX.read_text(encoding="utf-8"))
-        cards = [ThemeCard(**{**c, "features": tuple(c["features"])}) for c in raw]
-    else:
-        from .cards import make_cards  # imports every archetype module
+        return [ThemeCard(**{**c, "features": tuple(c["features"])}) for c in raw]
+    from .cards import make_cards  # imports every archetype module
 
-        cards = list(make_cards())
-    return {card.id: card for card in cards}
+    return list(make_cards())
+
+
+@functools.cache
+def mined_entries() -> dict[str, dict[str, Any]]:
+    """The mined environments that passed the filters (``pools/mined.json``), by id."""
+    if not MINED_INDEX.exists():
+        return {}
+    return {e["id"]: e for e in json.loads(MINED_INDEX.read_text(encoding="utf-8"))}
+
+
+def _mined_card(entry: dict[str, Any]) -> ThemeCard:
+    digest = int.from_bytes(hashlib.blake2b(entry["id"].encode(), digest_size=4).digest(), "big")
+    return ThemeCard(id=entry["id"], title=entry["title"], description=entry["description"],
+                     l1=entry["l1"], l2=entry["l2"], l3=entry["title"],
+                     archetype=MINED_PREFIX + entry["package"], features=(), region="",
+                     seed=digest)
+
+
+def is_mined(card: ThemeCard) -> bool:
+    return card.archetype.startswith(MINED_PREFIX)
+
+
+@functools.cache
+def world_cards() -> dict[str, ThemeCard]:
+    """The shipped world: every mined environment, then domain-pack environments where a
+    category has fewer mined ones than it has leaves, up to the world's size."""
+    packs = _pack_cards()
+    mined = [_mined_card(e) for e in mined_entries().values()]
+    if not mined:
+        return {card.id: card for card in packs}
+    deficit = {c.l2: c.leaves for c in TAXONOMY}
+    for card in mined:
+        deficit[card.l2] = deficit.get(card.l2, 0) - 1
+    taken = {card.id for card in mined}
+    fill = []
+    for card in packs:
+        if len(mined) + len(fill) >= len(packs):
+            break
+        if deficit.get(card.l2, 0) > 0 and card.id not in taken:
+            deficit[card.l2] -= 1
+            fill.append(card)
+    return {card.id: card for card in mined + fill}
 
 
 def world_ids() -> list[str]:
@@ -50,10 +93,20 @@ def world_ids() -> list[str]:
 
 
 def world_summaries() -> list[dict[str, Any]]:
-    return [{"id": c.id, "title": c.title, "description": c.description,
-             "taxonomy": {"l1": c.l1, "l2": c.l2, "l3": c.l3}, "kind": "synthesized",
-             "archetype": c.archetype, "features": list(c.features), "region": c.region}
-            for c in world_cards().values()]
+    out = []
+    for c in world_cards().values():
+        summary = {"id": c.id, "title": c.title, "description": c.description,
+                   "taxonomy": {"l1": c.l1, "l2": c.l2, "l3": c.l3}}
+        if is_mined(c):
+            entry = mined_entries()[c.id]
+            summary.update(kind="mined", provenance={"package": entry["package"],
+                                                     "version": entry["version"],
+                                                     "registry": "pypi"})
+        else:
+            summary.update(kind="synthesized", archetype=c.archetype,
+                           features=list(c.features), region=c.region)
+        out.append(summary)
+    return out
 
 
 @functools.cache
@@ -74,6 +127,13 @@ def _compiled(env_id: str) -> CompiledEnvironment:
     from .compile import compile_card
 
     card = world_cards()[env_id]
+    if is_mined(card):
+        from .mined.compile import compile_mined
+        from .mined.world import snapshot_records
+
+        entry = mined_entries()[env_id]
+        return compile_mined(snapshot_records()[entry["package"]], env_id=env_id,
+                             exclude=entry["exclude"])
     return compile_card(card, archetype_for(card))
 
 
@@ -88,5 +148,13 @@ def _data_digest() -> str:
 def cache_key(env_id: str) -> str:
     """What a cached template depends on: the engine, the data, the card and its archetype."""
     card = world_cards()[env_id]
+    if is_mined(card):
+        from .mined.world import snapshot_records
+
+        entry = mined_entries()[env_id]
+        facts = json.dumps(snapshot_records()[entry["package"]], sort_keys=True)
+        text = repr((ENGINE_VERSION, MINED_ENGINE_VERSION, _data_digest(), card, facts,
+                     sorted(entry["exclude"])))
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
     text = repr((ENGINE_VERSION, _data_digest(), card, archetype_for(card)))
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()

@@ -1,0 +1,151 @@
+"""What a mined parameter becomes as a column: its kind, its range and how seeded rows fill it.
+
+The kind is read from the parameter's declared type and enum first and from its name second
+(``email``, ``due_date``, ``price``, ``city``). It is a heuristic over the names real servers use;
+where a domain pack declares a field of the same name on an entity of the same name, the pack's
+declaration wins (see ``packs.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from agentworld.servers.world.mine._words import words
+
+__all__ = ["Column", "column_for", "PAGING", "QUERY", "SORT", "SINCE", "UNTIL", "PERSON_NOUNS",
+           "is_ref_name", "ref_noun"]
+
+# Parameters that shape a listing instead of naming a column.
+PAGING = {"limit": "limit", "max_results": "limit", "page_size": "limit", "per_page": "limit",
+          "max_records": "limit", "top": "limit", "count": "limit", "size": "limit",
+          "max_items": "limit", "maxresults": "limit", "pagesize": "limit", "n": "limit",
+          "offset": "offset", "skip": "offset", "start": "offset", "page": "page",
+          "page_number": "page", "cursor": "cursor", "page_token": "cursor",
+          "next_token": "cursor", "starting_after": "cursor"}
+QUERY = frozenset({"query", "q", "search", "keyword", "keywords", "term", "search_term",
+                   "search_query", "text", "filter", "name_contains", "contains"})
+SORT = frozenset({"sort", "sort_by", "order_by", "orderby", "sortby", "order", "sort_order",
+                  "direction", "sort_direction"})
+SINCE = frozenset({"since", "after", "from_date", "start_date", "date_from", "created_after",
+                   "updated_since", "start_time", "from", "min_date"})
+UNTIL = frozenset({"until", "before", "to_date", "end_date", "date_to", "created_before",
+                   "end_time", "to", "max_date"})
+# Nouns that name a person's role; a ``<role>_id`` refers to the environment's people.
+PERSON_NOUNS = frozenset("user member assignee owner author reporter creator requester approver "
+                         "reviewer customer contact employee person agent manager recipient "
+                         "sender participant attendee staff driver patient doctor student "
+                         "teacher client seller buyer host guest follower admin operator".split())
+
+_DATE = re.compile(r"(^|_)(date|day|deadline|due|birthday|dob)($|_)|_on$")
+_DATETIME = re.compile(r"(_at|_time|timestamp|datetime)$")
+_MONEY = re.compile(r"(price|amount|cost|total|budget|salary|fee|balance|revenue|payment|"
+                    r"rate|value|spend|income|expense)")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a mined entity's table."""
+
+    name: str
+    kind: str          # text, key, name, email, url, phone, int, float, bool, date, datetime,
+                       # enum, ref, json, city, country, currency, company
+    json_type: str = "string"          # the declared JSON type of the parameters it serves
+    values: tuple[str, ...] = ()       # enum
+    ref: str = ""                      # ref: the entity referred to
+    minimum: float | None = None
+    maximum: float | None = None
+    unique: bool = False
+    vocab: tuple[str, ...] = ()        # text: phrases to draw from (a domain pack's)
+
+
+def is_ref_name(name: str) -> bool:
+    """``project_id``, ``projectId``, ``owner_uid``: a parameter that refers to another row."""
+    parts = words(name)
+    return len(parts) >= 2 and parts[-1] in ("id", "uid", "ids", "key", "gid")
+
+
+def ref_noun(name: str) -> str:
+    return "_".join(words(name)[:-1][-2:])
+
+
+def _number_range(name: str, integer: bool) -> tuple[float, float]:
+    parts = set(words(name))
+    if parts & {"priority", "severity", "level"}:
+        return (1, 5)
+    if parts & {"rating", "stars", "score"}:
+        return (1, 5) if parts & {"rating", "stars"} else (0, 100)
+    if parts & {"year"}:
+        return (2015, 2026)
+    if parts & {"percent", "percentage", "progress", "probability"}:
+        return (0, 100)
+    if parts & {"quantity", "qty", "capacity", "seats", "stock", "units"}:
+        return (1, 250)
+    if parts & {"minutes", "duration"}:
+        return (15, 240)
+    if parts & {"hours"}:
+        return (1, 40)
+    if parts & {"days"}:
+        return (1, 90)
+    if parts & {"age"}:
+        return (18, 90)
+    if parts & {"latitude", "lat"}:
+        return (-60, 70)
+    if parts & {"longitude", "lng", "lon"}:
+        return (-170, 170)
+    if _MONEY.search(name):
+        return (5, 5000)
+    return (1, 100) if integer else (0.5, 100)
+
+
+def column_for(name: str, json_type: str, enum: list[Any] | None, items: str | None) -> Column:
+    """The column a parameter describes (not for refs: the model makes those)."""
+    lowered = name.lower()
+    parts = words(name)
+    if enum and all(isinstance(v, str) and v for v in enum) and len(set(enum)) == len(enum):
+        return Column(name, "enum", json_type, tuple(enum))
+    if enum and json_type in ("integer", "number") and all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in enum):
+        return Column(name, "int" if json_type == "integer" else "float", json_type,
+                      values=tuple(enum), minimum=min(enum), maximum=max(enum))
+    if json_type in ("array", "object"):
+        return Column(name, "json", json_type)
+    if json_type == "boolean":
+        return Column(name, "bool", json_type)
+    if json_type in ("integer", "number"):
+        low, high = _number_range(lowered, json_type == "integer")
+        return Column(name, "int" if json_type == "integer" else "float", json_type, minimum=low,
+                      maximum=high)
+    last = parts[-1] if parts else lowered
+    if "email" in parts or last == "mail":
+        return Column(name, "email", json_type)
+    if last in ("url", "link", "website", "homepage", "href", "uri"):
+        return Column(name, "url", json_type)
+    if last in ("phone", "mobile", "telephone"):
+        return Column(name, "phone", json_type)
+    if _DATETIME.search(lowered):
+        return Column(name, "datetime", json_type)
+    if _DATE.search(lowered):
+        return Column(name, "date", json_type)
+    if last in ("city", "town"):
+        return Column(name, "city", json_type)
+    if last == "country":
+        return Column(name, "country", json_type)
+    if last == "currency":
+        return Column(name, "currency", json_type)
+    if last in ("company", "organization", "organisation", "vendor", "supplier", "employer"):
+        return Column(name, "company", json_type)
+    if last in PERSON_NOUNS or last in ("username", "fullname") or lowered in (
+            "full_name", "first_name", "last_name", "display_name", "assignee", "owner"):
+        return Column(name, "name", json_type)
+    return Column(name, "text", json_type)
+
+
+def widen(a: Column, b: Column) -> Column:
+    """One column seen in two tools: the more specific kind wins, enums are merged."""
+    if a.kind == "enum" and b.kind == "enum":
+        return replace(a, values=tuple(dict.fromkeys(a.values + b.values)))
+    if a.kind == "text" and b.kind != "text":
+        return b
+    return a

@@ -1,0 +1,397 @@
+"""The entity model a mined surface implies, and what each kept tool does to it.
+
+Entities come from the nouns in tool names (``list_projects`` -> project) and from ``*_id``
+parameters (``project_id`` -> a reference to project). Columns come from the parameters of the
+tools that create, change and filter each entity. Lifecycles come from state verbs
+(``approve_request`` -> request moves to approved). Each kept tool gets a :class:`Binding`: its
+operation, its entity, and what each of its real parameters means (a column, the row's key, a
+page size, a text query, a sort, a date bound, or a presentation option). A tool that none of
+this fits is dropped with a reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from agentworld.servers.world.mine._words import singular, words
+
+from .columns import (
+    PAGING,
+    PERSON_NOUNS,
+    QUERY,
+    SINCE,
+    SORT,
+    UNTIL,
+    Column,
+    column_for,
+    is_ref_name,
+    ref_noun,
+    widen,
+)
+from .parse import _IRREGULAR, FLAG_VERBS, STATE_TARGETS, UNDOES, Intent, read_name
+
+__all__ = ["Binding", "MinedEntity", "MinedModel", "build_model", "Drop"]
+
+# Nouns that name a field of a row rather than a kind of row: set_task_priority(task_id, ...).
+_FIELD_NOUNS = frozenset("status state priority title name description tag label assignee "
+                         "owner due_date deadline note notes estimate rating visibility "
+                         "category color colour".split())
+# Keys that name a row, in the order they are preferred.
+_KEY_NAMES = ("id", "uid", "key", "slug", "code", "number", "identifier", "handle", "symbol",
+              "username", "name", "title")
+_RESERVED = frozenset({"id", "status", "created_at", "updated_at"})
+MAX_COLUMNS = 40
+_MONEY_NOUN = re.compile(r"(^|_)(price|rate|balance|quote|fee|cost|amount|valuation)$")
+
+
+@dataclass(frozen=True)
+class Drop:
+    tool: str
+    reason: str
+
+
+@dataclass
+class Binding:
+    """One kept tool: its real name and parameters, and what the compiler makes them do."""
+
+    tool: str
+    op: str
+    entity: str
+    params: list[dict[str, Any]]          # the real parameters (name, type, required, enum, items)
+    verb: str = ""
+    key: str = ""                         # the parameter naming the row
+    key_column: str = "id"                # the column that parameter is matched against
+    columns: dict[str, str] = field(default_factory=dict)   # parameter -> column
+    paging: dict[str, str] = field(default_factory=dict)    # parameter -> limit/offset/page/cursor
+    query: str = ""
+    sort: str = ""
+    since: str = ""
+    until: str = ""
+    options: list[str] = field(default_factory=list)        # accepted, change nothing
+    target: str = ""                      # transition: the state; flag: the column
+    flag_value: bool = True
+    origin: str = "mined"                 # "mined", or "added" by topping up
+
+
+@dataclass
+class MinedEntity:
+    name: str
+    plural: str
+    columns: dict[str, Column] = field(default_factory=dict)
+    label: str = ""
+    integer_ids: bool = False
+    states: list[str] = field(default_factory=list)   # empty: no lifecycle
+    initial: str = ""
+    moves: dict[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)  # verb -> (from, to)
+    person: bool = False
+    count: int = 40
+
+    def add(self, column: Column) -> None:
+        if column.name in _RESERVED or column.name == self.label and column.kind == "ref":
+            return
+        current = self.columns.get(column.name)
+        if current is None and len(self.columns) < MAX_COLUMNS:
+            self.columns[column.name] = column
+        elif current is not None:
+            self.columns[column.name] = widen(current, column)
+
+
+@dataclass
+class MinedModel:
+    entities: dict[str, MinedEntity]
+    bindings: list[Binding]
+    dropped: list[Drop]
+
+    def order(self) -> list[MinedEntity]:
+        """Entities with referred ones first; a reference that would close a cycle is cut."""
+        done: list[str] = []
+        visiting: set[str] = set()
+
+        def visit(name: str) -> None:
+            if name in done or name in visiting:
+                return
+            visiting.add(name)
+            entity = self.entities[name]
+            for col in list(entity.columns.values()):
+                if col.kind == "ref":
+                    if col.ref in visiting or col.ref == name:
+                        entity.columns[col.name] = Column(col.name, "key", col.json_type)
+                    else:
+                        visit(col.ref)
+            visiting.discard(name)
+            done.append(name)
+
+        for name in sorted(self.entities):
+            visit(name)
+        return [self.entities[n] for n in done]
+
+
+def _prefixes(package: str, tool_names: list[str]) -> frozenset[str]:
+    """Words that name the server in its tool names (taiga_list_projects -> taiga)."""
+    firsts = Counter(words(n)[0] for n in tool_names if words(n))
+    package_words = {w for w in words(package) if w not in ("mcp", "server", "py", "python")}
+    out = {w for w, c in firsts.items() if c >= max(3, 0.6 * len(tool_names))}
+    out |= {w for w in package_words if any(words(n)[:1] == [w] for n in tool_names)}
+    from .parse import _VERBS  # the verbs themselves are never a prefix
+    return frozenset(out - _VERBS)
+
+
+def _plural(noun: str) -> str:
+    last = noun.rsplit("_", 1)[-1]
+    head = noun[: len(noun) - len(last)]
+    if last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
+        return head + last[:-1] + "ies"
+    if last.endswith(("s", "x", "z", "ch", "sh")):
+        return head + last + "es"
+    return head + last + "s"
+
+
+def _clean_noun(noun: str) -> str:
+    return "_".join(_IRREGULAR.get(p, singular(p)) for p in noun.split("_") if p)
+
+
+def _entity_noun(intent: Intent, nouns: set[str], params: list[dict[str, Any]]) -> str:
+    """Compound nouns collapse onto their last word when that is an entity of its own, or when
+    the first word is one and the tool names it by id (list_task_attachments(task_id) ->
+    attachment of a task); get_order_book(symbol) stays an order book."""
+    noun = intent.noun
+    if "_" in noun:
+        first, last = noun.split("_", 1)[0], noun.rsplit("_", 1)[-1]
+        if last in _FIELD_NOUNS:                # update_ticket_status -> ticket
+            return first
+        by_id = any(is_ref_name(p["name"]) and ref_noun(p["name"]).endswith(first)
+                    for p in params)
+        if last in nouns or first in nouns and by_id:
+            return last
+    return noun
+
+
+def _ref_target(noun: str, entities: set[str]) -> str:
+    last = noun.rsplit("_", 1)[-1]
+    if noun in entities:
+        return noun
+    if last in entities:
+        return last
+    if last in PERSON_NOUNS:
+        return next((p for p in ("user", "member", "employee", "contact", "customer")
+                     if p in entities), "user")
+    return noun
+
+
+def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
+    """Read a surface (the snapshot's tool facts) into entities and bindings."""
+    names = [t["name"] for t in tools]
+    prefixes = _prefixes(package, names)
+    intents: dict[str, Intent] = {}
+    dropped: list[Drop] = []
+    for t in tools:
+        intent = read_name(t["name"], prefixes)
+        if not intent.op:
+            dropped.append(Drop(t["name"], intent.reason))
+        elif t.get("params") is None:
+            dropped.append(Drop(t["name"], "its parameters are not declared statically"))
+        else:
+            intents[t["name"]] = Intent(intent.verb, intent.op, _clean_noun(intent.noun),
+                                        intent.plural, intent.reason)
+    nouns = {i.noun for i in intents.values() if i.noun and i.noun not in _FIELD_NOUNS}
+    main = Counter(i.noun for i in intents.values() if i.noun in nouns).most_common(1)
+    fallback = main[0][0] if main else ""
+    entities: dict[str, MinedEntity] = {}
+
+    def entity(name: str) -> MinedEntity:
+        if name not in entities:
+            entities[name] = MinedEntity(name, _plural(name), person=name in PERSON_NOUNS)
+        return entities[name]
+
+    plan: list[tuple[dict[str, Any], Intent, str]] = []
+    for t in tools:
+        intent = intents.get(t["name"])
+        if intent is None:
+            continue
+        params = t["params"] or []
+        target = _entity_noun(intent, nouns, params)
+        refs = [ref_noun(p["name"]) for p in params if is_ref_name(p["name"])]
+        if not target or target in _FIELD_NOUNS:
+            own = next((r for r in refs if r in nouns), refs[0] if refs else "")
+            target = _clean_noun(own) if own else ("" if intent.op == "aggregate" else fallback)
+        if not target and intent.op != "aggregate":
+            dropped.append(Drop(t["name"], "names no kind of record"))
+            continue
+        if target:
+            entity(target)
+        plan.append((t, intent, target))
+    known = set(entities)
+    bindings = []
+    for t, intent, target in plan:
+        b = _bind(t, intent, target, entities, known, entity)
+        if b.op in ("update", "delete", "transition", "flag", "clear") and not b.key:
+            dropped.append(Drop(b.tool, "names no record to act on"))
+        elif b.op in ("update", "clear") and not b.columns:
+            dropped.append(Drop(b.tool, "names nothing to change on the record"))
+        else:
+            bindings.append(b)
+    for b in bindings:
+        if b.op == "aggregate" and not b.entity:
+            b.entity = fallback or next(iter(entities), "")
+    kept = [b for b in bindings if b.entity]
+    _finish_entities(entities, kept)
+    for b in [b for b in kept if b.op == "transition" and b.tool not in entities[b.entity].moves]:
+        kept.remove(b)
+        dropped.append(Drop(b.tool, f"no state of a {b.entity.replace('_', ' ')} can move to "
+                                    f"{b.target}"))
+    return MinedModel(entities, kept, dropped)
+
+
+def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, MinedEntity],
+          known: set[str], entity) -> Binding:
+    params = t["params"] or []
+    b = Binding(t["name"], intent.op, target, params, verb=intent.verb)
+    e = entities.get(target)
+    keyed = intent.op in ("get", "update", "delete", "transition", "flag", "clear")
+    key = _key_param(target, params) if keyed else ""
+    if key:
+        b.key = key
+        lowered = key.lower()
+        if lowered in ("id", f"{target}_id") or (is_ref_name(key) and _ref_target(
+                ref_noun(key), known) == target):
+            b.key_column = "id"
+            integer = next(p for p in params if p["name"] == key)["type"] == "integer"
+            if e is not None and integer:
+                e.integer_ids = True
+        else:
+            b.key_column = key
+            if e is not None:
+                e.add(Column(key, "key", next(p for p in params if p["name"] == key)["type"],
+                             unique=True))
+    for p in params:
+        name = p["name"]
+        if name == key:
+            continue
+        lowered = name.lower()
+        if intent.op in ("list", "count", "aggregate") and lowered in PAGING:
+            b.paging[name] = PAGING[lowered]
+        elif intent.op in ("list", "count", "aggregate") and lowered in QUERY \
+                and p["type"] == "string":
+            b.query = name
+        elif intent.op in ("list", "count") and lowered in SORT and p["type"] == "string":
+            b.sort = name
+        elif intent.op in ("list", "count", "aggregate") and lowered in SINCE \
+                and p["type"] == "string":
+            b.since = name
+        elif intent.op in ("list", "count", "aggregate") and lowered in UNTIL \
+                and p["type"] == "string":
+            b.until = name
+        elif intent.op in ("get", "delete", "aggregate") or p["type"] == "object" and \
+                intent.op in ("list", "count"):
+            b.options.append(name)
+        elif is_ref_name(name):
+            ref = _clean_noun(_ref_target(ref_noun(name), known))
+            if ref == target:
+                b.options.append(name)
+                continue
+            entity(ref)
+            if e is not None:
+                e.add(Column(name, "ref", p["type"], ref=ref))
+            if e is not None and name in e.columns:
+                b.columns[name] = name
+            else:
+                b.options.append(name)
+        elif lowered in ("status", "state") and e is not None and intent.op in (
+                "list", "count", "create", "update"):
+            b.columns[name] = "status"
+            if p.get("enum"):
+                for v in p["enum"]:
+                    if isinstance(v, str) and v and v not in e.states:
+                        e.states.append(v)
+        elif e is not None:
+            e.add(column_for(name, p["type"], p.get("enum"), p.get("items")))
+            if name in e.columns:
+                b.columns[name] = name
+            else:
+                b.options.append(name)
+    if intent.op == "transition":
+        b.target = intent.reason if intent.verb == "mark" else STATE_TARGETS[intent.verb]
+    elif intent.op == "flag":
+        b.target, b.flag_value = FLAG_VERBS[intent.verb]
+        if e is not None:
+            e.add(Column(b.target, "bool", "boolean"))
+    return b
+
+
+def _key_param(target: str, params: list[dict[str, Any]]) -> str:
+    by_name = {p["name"].lower(): p["name"] for p in params}
+    last = target.rsplit("_", 1)[-1]
+    for candidate in ("id", f"{target}_id", f"{last}_id", f"{target}id", f"{last}id",
+                      f"{target}_uid", f"{target}_key", f"{target}_name", f"{target}_slug",
+                      f"{target}_number", f"{last}_name", f"{last}_key"):
+        if candidate in by_name:
+            return by_name[candidate]
+    for key in _KEY_NAMES:
+        if key in by_name and key not in ("name", "title"):
+            return by_name[key]
+    # Else the first required plain value names the row (remove_member(email)).
+    required = [p for p in params if p.get("required") and p["type"] in ("string", "integer")
+                and not is_ref_name(p["name"]) and not p.get("enum")]
+    return required[0]["name"] if required else ""
+
+
+def _finish_entities(entities: dict[str, MinedEntity], bindings: list[Binding]) -> None:
+    for e in entities.values():
+        for col in e.columns.values():     # a row referred to by number has numeric ids
+            if col.kind == "ref" and col.json_type == "integer" and col.ref in entities:
+                entities[col.ref].integer_ids = True
+    for e in entities.values():
+        for candidate in ("name", "title", "subject", "summary", "label", "display_name",
+                          "full_name", "username", "key", "slug"):
+            if candidate in e.columns and e.columns[candidate].kind in ("text", "name", "key"):
+                e.label = candidate
+                break
+        else:
+            texts = [n for n in ("body", "content", "text", "message", "description", "comment",
+                                 "note", "notes") if n in e.columns and e.columns[n].kind == "text"]
+            if texts:
+                e.label = texts[0]
+            else:
+                e.label = "name"
+                e.columns = {"name": Column("name", "name" if e.person else "text"),
+                             **e.columns}
+        if _MONEY_NOUN.search(e.name) and not any(
+                c.kind in ("int", "float") for c in e.columns.values()):
+            # A price, rate or balance is a number before anything else.
+            e.columns[e.name] = Column(e.name, "float", "number", minimum=0.5, maximum=5000)
+        if not e.states and not any(b.entity == e.name and b.op == "transition"
+                                    for b in bindings) and any(b.entity == e.name and "status" in b.columns.values()
+                                for b in bindings):
+            # A status the server sets freely, with no lifecycle verbs: a plain column.
+            e.columns["status"] = Column("status", "text", vocab=("open", "in progress", "done"))
+        moves = [b for b in bindings if b.entity == e.name and b.op == "transition"]
+        if moves or e.states:
+            _lifecycle(e, moves)
+        if e.person:
+            e.count = 30
+
+
+def _lifecycle(e: MinedEntity, moves: list[Binding]) -> None:
+    targets = [b.target for b in moves]
+    states = list(dict.fromkeys(e.states))
+    initial = states[0] if states else ("open" if "closed" in targets or "open" in targets
+                                         else "draft" if "published" in targets
+                                         else "pending" if {"approved", "rejected"} & set(targets)
+                                         else "active")
+    states = list(dict.fromkeys([initial, *states, *targets]))
+    terminal = {"cancelled", "deleted", "rejected", "declined", "void", "revoked", "terminated",
+                "expired", "withdrawn", "refunded", "merged", "rolled_back"}
+    e.states, e.initial = states, initial
+    for b in moves:
+        undone = UNDOES.get(b.verb)
+        if undone and STATE_TARGETS.get(undone) in states:
+            sources = (STATE_TARGETS[undone],)
+        else:
+            sources = tuple(s for s in states if s != b.target and s not in terminal)
+        if not sources and b.target != initial:
+            sources = (initial,)
+        if sources:
+            e.moves[b.tool] = (sources, b.target)

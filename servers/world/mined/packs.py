@@ -1,0 +1,58 @@
+"""Domain packs: the hand-written archetypes, used as vocabularies for mined entities.
+
+Where a mined entity has the name of an entity in an archetype (an ``invoice`` of an accounting
+server and the accounting pack's ``invoice``), its columns of the same name take the pack's
+phrases and plausible ranges, preferring packs of the server's own category. The pack never adds
+tools or changes the mined surface.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+from agentworld.servers.world.spec import Field
+
+from .model import MinedModel
+
+__all__ = ["borrow", "pack_fields"]
+
+
+@functools.cache
+def pack_fields() -> dict[str, list[tuple[str, str, dict[str, Field]]]]:
+    """entity name -> [(category, label field, fields by name)] over every archetype."""
+    from agentworld.servers.world.cards import load_archetypes
+
+    out: dict[str, list[tuple[str, str, dict[str, Field]]]] = {}
+    for archetype in load_archetypes().values():
+        for entity in archetype.entities:
+            out.setdefault(entity.name, []).append(
+                (archetype.l2, entity.label, {f.name: f for f in entity.fields}))
+    return out
+
+
+def borrow(model: MinedModel, l2: str) -> int:
+    """Give matching columns the packs' vocabularies and ranges; returns how many changed."""
+    changed = 0
+    packs = pack_fields()
+    for entity in model.entities.values():
+        options = packs.get(entity.name) or packs.get(entity.name.rsplit("_", 1)[-1]) or []
+        options = sorted(options, key=lambda o: o[0] != l2)
+        for _, label, fields in options[:1]:
+            for name, col in list(entity.columns.items()):
+                field = fields.get(name) or (fields.get(label) if name == entity.label else None)
+                if field is None:
+                    continue
+                if col.kind == "text" and field.vocab:
+                    entity.columns[name] = replace(col, vocab=tuple(field.vocab))
+                    changed += 1
+                elif col.kind in ("int", "float") and field.kind in ("int", "float", "money") \
+                        and field.min is not None and field.max is not None:
+                    scale = 100 if field.kind == "money" else 1
+                    entity.columns[name] = replace(col, minimum=field.min / scale,
+                                                   maximum=field.max / scale)
+                    changed += 1
+                elif col.kind == "json" and field.vocab:
+                    entity.columns[name] = replace(col, vocab=tuple(field.vocab))
+                    changed += 1
+    return changed

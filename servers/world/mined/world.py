@@ -1,0 +1,186 @@
+"""Build the mined world: compile every selected server of the snapshot, filter, keep the best.
+
+A server is a candidate when the miner selected it (it reads and changes business objects) and
+it is not a republished copy of another. Each candidate is compiled and run through the
+filters; tools that fail are dropped with the filter's reason and the environment is compiled
+and filtered again, once. An environment is kept when it passes with at least ``MIN_TOOLS``
+tools, its id is free, and no kept environment has the same tool-name set.
+
+The result is ``pools/mined.json`` (what the registry serves) and ``pools/mined_report.json``
+(pass rates, kept and dropped tools, drop reasons).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from agentworld.servers.world.data import DATA_DIR
+from agentworld.servers.world.mine.facts import DEFAULT_SNAPSHOT
+
+from .compile import MIN_TOOLS, compile_mined, env_id_for
+
+__all__ = ["MINED_INDEX", "MINED_REPORT", "snapshot_records", "candidates", "filter_record",
+           "build_mined_world"]
+
+MINED_INDEX = DATA_DIR / "mined.json"
+MINED_REPORT = DATA_DIR / "mined_report.json"
+_SUBJECT = re.compile(r"^(rule )?([^:]+):")
+
+
+@functools.cache
+def snapshot_records(path: str = str(DEFAULT_SNAPSHOT)) -> dict[str, dict[str, Any]]:
+    """The snapshot's records by package name (facts only; see mine/facts.py)."""
+    raw = Path(path).read_bytes()
+    lines = (gzip.decompress(raw) if path.endswith(".gz") else raw).decode().splitlines()
+    return {r["name"]: r for r in map(json.loads, lines[1:]) if r}
+
+
+def candidates(records: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
+    """Selected, not a republished copy, in a stable order (most tools first, then name)."""
+    chosen = [r for r in records.values()
+              if r.get("selected") and not r.get("duplicate_of") and r.get("l2")]
+    return sorted(chosen, key=lambda r: (-len(r["tools"]), r["name"]))
+
+
+def _failing_tools(problems: list[str], rules: dict[str, tuple[str, ...]],
+                   tools: set[str]) -> dict[str, str]:
+    """The tools the filters' problems name (directly or through a rule); empty when a problem
+    is not about a tool (a build failure), which dropping tools cannot repair."""
+    out: dict[str, str] = {}
+    for problem in problems:
+        m = _SUBJECT.match(problem)
+        if not m:
+            return {}
+        subject = m.group(2).strip()
+        reason = f"failed the filters: {problem[m.end():].strip()[:160]}"
+        named = [t for t in rules.get(subject, (subject,)) if t in tools]
+        if not named:
+            return {}
+        for tool in named:
+            out.setdefault(tool, reason)
+    return out
+
+
+def filter_record(record: dict[str, Any]) -> dict[str, Any]:
+    """Compile and filter one server, repairing it once by dropping failing tools. Runs in a
+    worker process."""
+    from agentworld.servers.world.filters import run_filters
+
+    env_id = env_id_for(record["name"])
+    outcome: dict[str, Any] = {"package": record["name"], "env_id": env_id, "exclude": {},
+                               "passed": False, "surface": len(record["tools"])}
+    exclude: dict[str, str] = {}
+    for attempt in range(2):
+        try:
+            compiled = compile_mined(record, env_id=env_id, exclude=exclude)
+        except Exception as exc:   # a surface the compiler cannot handle is reported, not fatal
+            outcome["problems"] = [f"compile failed: {type(exc).__name__}: {exc}"[:300]]
+            return outcome
+        report = run_filters(compiled)
+        provenance = compiled.definition.manifest.provenance
+        outcome.update(first=report.to_dict() if attempt == 0 else outcome.get("first"),
+                       tools=report.tools, rules=report.rules, rows=report.rows,
+                       kept=provenance["kept"], added=provenance["added"],
+                       dropped=provenance["dropped"], problems=report.problems[:8],
+                       repaired=attempt == 1, l1=compiled.card.l1, l2=compiled.card.l2,
+                       title=compiled.card.title, description=compiled.card.description)
+        if report.passed:
+            outcome["passed"] = report.tools >= MIN_TOOLS
+            outcome["exclude"] = exclude
+            outcome["tool_names"] = sorted(compiled.definition.tools.names())
+            return outcome
+        rules = {spec.rule.id: spec.rule.tools for spec in compiled.rules}
+        more = _failing_tools(report.problems, rules, set(compiled.definition.tools.names()))
+        if not more:
+            return outcome
+        exclude = {**exclude, **more}
+    return outcome
+
+
+def _unique(outcomes: list[dict[str, Any]], taken: set[str]) -> list[dict[str, Any]]:
+    """Kept outcomes with free ids and distinct tool-name sets, first come first served."""
+    kept, sets = [], set()
+    for o in outcomes:
+        if not o["passed"]:
+            continue
+        key = tuple(o["tool_names"])
+        env_id = o["env_id"]
+        if env_id in taken:
+            env_id = re.sub(r"[^a-z0-9]+", "-", o["package"].lower()).strip("-")
+        if env_id in taken or key in sets:
+            o["passed"], o["problems"] = False, ["same id or tool-name set as a kept server"]
+            continue
+        o["env_id"] = env_id
+        taken.add(env_id)
+        sets.add(key)
+        kept.append(o)
+    return kept
+
+
+def build_mined_world(*, workers: int | None = None, limit: int | None = None,
+                      progress: bool = True, snapshot: str | None = None,
+                      reserved_ids: set[str] = frozenset(), out: Path = MINED_INDEX,
+                      report_path: Path = MINED_REPORT) -> dict[str, Any]:
+    records = snapshot_records(snapshot or str(DEFAULT_SNAPSHOT))
+    todo = candidates(records)[:limit]
+    workers = workers or os.cpu_count() or 1
+    outcomes = []
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for o in tqdm(pool.map(filter_record, todo, chunksize=2), total=len(todo),
+                      desc="mined world", disable=not progress, unit="env"):
+            outcomes.append(o)
+    kept = _unique(outcomes, set(reserved_ids))
+    index = [{"id": o["env_id"], "package": o["package"],
+              "version": records[o["package"]]["version"], "title": o["title"],
+              "description": o["description"], "l1": o["l1"], "l2": o["l2"],
+              "exclude": o["exclude"], "tools": len(o["tool_names"])} for o in kept]
+    out.write_text(json.dumps(index, indent=1, ensure_ascii=False) + "\n")
+    report = _report(outcomes, kept)
+    report_path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    return report
+
+
+def _report(outcomes: list[dict[str, Any]], kept: list[dict[str, Any]]) -> dict[str, Any]:
+    def rate(key: str, stage: str = "first") -> float:
+        done = [o for o in outcomes if o.get(stage)]
+        return round(sum(o[stage][key] for o in done) / max(len(outcomes), 1), 4)
+
+    reasons: dict[str, int] = {}
+    for o in outcomes:
+        for d in o.get("dropped", []):
+            reason = d["reason"].split(":")[0]
+            reasons[reason] = reasons.get(reason, 0) + 1
+    kept_share = [len(o["kept"]) / max(o["surface"], 1) for o in kept]
+    return {
+        "candidates": len(outcomes), "kept": len(kept),
+        "first_pass": {k: rate(k) for k in ("builds", "unit_tests", "audit")},
+        "passed_after_repair": sum(o["passed"] for o in outcomes),
+        "repaired": sum(bool(o.get("repaired")) and o["passed"] for o in outcomes),
+        "tools": {"total": sum(len(o["tool_names"]) for o in kept),
+                  "mined": sum(len(o["kept"]) for o in kept),
+                  "added": sum(len(o["added"]) for o in kept)},
+        "kept_share": {"mean": round(sum(kept_share) / max(len(kept_share), 1), 4),
+                       "deciles": _deciles(kept_share)},
+        "drop_reasons": dict(sorted(reasons.items(), key=lambda kv: -kv[1])),
+        "environments": {o["env_id"]: {k: o[k] for k in ("package", "tools", "rules", "rows")}
+                         for o in kept},
+        "failed": [{"package": o["package"], "problems": o.get("problems", [])[:4]}
+                   for o in outcomes if not o["passed"]][:300],
+    }
+
+
+def _deciles(values: list[float]) -> list[float]:
+    if not values:
+        return []
+    ordered = sorted(values)
+    return [round(ordered[min(len(ordered) - 1, int(len(ordered) * q / 10))], 3)
+            for q in range(11)]

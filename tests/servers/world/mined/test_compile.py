@@ -1,0 +1,113 @@
+import pytest
+
+from agentworld.servers import Environment, Session
+from agentworld.servers.world.filters import run_filters
+from agentworld.servers.world.mined.compile import MIN_TOOLS, compile_mined, env_id_for
+
+from ._surfaces import PRICES_TOOLS, TRACKER_TOOLS, record
+
+
+@pytest.fixture(scope="module")
+def tracker():
+    compiled = compile_mined(record("tracker-mcp", TRACKER_TOOLS))
+    return compiled, Environment(compiled.definition).warm()
+
+
+def _session(env):
+    return Session(env, seed=0)
+
+
+def test_the_real_surface_is_kept_name_for_name_and_type_for_type(tracker):
+    compiled, env = tracker
+    kept = {t["name"]: t for t in TRACKER_TOOLS}
+    for spec in env.tools:
+        if spec.name not in kept:
+            continue
+        declared = kept[spec.name]["params"]
+        schema = spec.input_schema
+        assert list(schema["properties"]) == [p["name"] for p in declared]
+        assert schema["required"] == [p["name"] for p in declared if p["required"]]
+        for p in declared:
+            assert schema["properties"][p["name"]].get("type") == p["type"]
+            if "enum" in p:
+                assert schema["properties"][p["name"]]["enum"] == p["enum"]
+
+
+def test_provenance_names_the_package_and_every_dropped_tool(tracker):
+    compiled, _ = tracker
+    prov = compiled.definition.manifest.provenance
+    assert prov["package"] == "tracker-mcp" and prov["version"] == "1.2.0"
+    assert prov["sha256"] == "ab" * 32 and prov["licence"] == "MIT"
+    assert {d["tool"] for d in prov["dropped"]} == {"tracker_run_script",
+                                                   "tracker_take_screenshot",
+                                                   "tracker_frobnicate"}
+    assert all(d["reason"] for d in prov["dropped"])
+    assert len(prov["kept"]) + len(prov["added"]) >= MIN_TOOLS
+
+
+def test_the_three_filters_pass(tracker):
+    compiled, _ = tracker
+    report = run_filters(compiled)
+    assert report.passed, report.problems
+    assert report.rules >= 3
+
+
+def test_reads_read_and_writes_persist(tracker):
+    _, env = tracker
+    s = _session(env)
+    page = s.call("tracker_list_tasks", {"status": "todo", "limit": 5})
+    assert page.ok and page.data["total"] >= 1
+    assert all(t["status"] == "todo" for t in page.data["tasks"])
+    project = s.call("tracker_create_project", {"name": "Harbor data migration", "budget": 1200.0})
+    assert project.ok and isinstance(project.data["project"]["id"], int)
+    pid = project.data["project"]["id"]
+    task = s.call("tracker_create_task", {"project_id": pid, "title": "Map the old schema",
+                                          "priority": 2, "labels": ["backend"]})
+    assert task.ok and task.data["task"]["status"] == "todo"
+    assert task.data["task"]["labels"] == ["backend"]
+    listed = s.call("tracker_list_tasks", {"project_id": pid})
+    assert [t["title"] for t in listed.data["tasks"]] == ["Map the old schema"]
+    assert s.call("tracker_get_project", {"project_id": pid}).data["project"]["name"] == \
+        "Harbor data migration"
+
+
+def test_rules_refuse_and_leave_the_state_as_it_was(tracker):
+    _, env = tracker
+    s = _session(env)
+    before = s.hash()
+    assert s.call("tracker_create_task", {"project_id": 987654, "title": "x"}).code == "NOT_FOUND"
+    assert s.call("tracker_get_task", {"task_id": 987654}).code == "NOT_FOUND"
+    open_task = s.call("tracker_list_tasks", {"status": "todo", "limit": 1}).data["tasks"][0]
+    assert s.call("tracker_reopen_task", {"task_id": open_task["id"]}).code == \
+        "PRECONDITION_FAILED"
+    used = s.call("tracker_get_task", {"task_id": open_task["id"]}).data["task"]["project_id"]
+    assert s.call("tracker_delete_project", {"project_id": used}).code == "CONFLICT"
+    assert s.call("tracker_list_tasks", {"sort_by": "shoe_size"}).code == "VALIDATION_ERROR"
+    assert s.call("tracker_list_tasks", {"limit": 0}).code == "VALIDATION_ERROR"
+    assert s.call("tracker_create_project", {"name": "x" * 5000}).code == "VALIDATION_ERROR"
+    assert s.call("tracker_get_task", {"task_id": "1; DROP TABLE tasks"}).code == \
+        "VALIDATION_ERROR"
+    assert s.hash() == before
+    closed = s.call("tracker_close_task", {"task_id": open_task["id"], "resolution": "fixed"})
+    assert closed.ok and closed.data["task"]["status"] == "closed"
+    assert s.call("tracker_reopen_task", {"task_id": open_task["id"]}).data["task"][
+        "status"] == "open"
+
+
+def test_a_small_surface_is_topped_up_and_the_added_tools_are_counted_apart():
+    compiled = compile_mined(record("prices-mcp", PRICES_TOOLS, l2="Trading & Investing"))
+    prov = compiled.definition.manifest.provenance
+    assert len(prov["kept"]) == len(PRICES_TOOLS) and prov["added"]
+    assert len(compiled.definition.tools) == MIN_TOOLS
+    assert run_filters(compiled).passed
+    env = Environment(compiled.definition).warm()
+    s = _session(env)
+    symbol = s.call("list_orders", {"limit": 1}).data["orders"][0]["symbol"]
+    assert s.call("get_price", {"symbol": symbol}).ok       # one key pool for every table
+    assert s.call("get_order_book", {"symbol": symbol}).ok
+
+
+def test_env_ids_come_from_the_package_name():
+    assert env_id_for("mcp-server-taiga") == "taiga"
+    assert env_id_for("iflow-mcp-acme-netbox-mcp") == "acme-netbox"
+    assert env_id_for("superset-mcp") == "superset"
