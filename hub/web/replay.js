@@ -106,7 +106,7 @@ function showEpisodes(list, viewer, title, parsed) {
   ]);
   const overall = report && report.overall ? el("p", null, `policy ${report.policy}: success ${report.overall.success}, ` +
     `partial credit ${report.overall.partial_credit} over ${report.overall.tasks} tasks`) : null;
-  clear(list).append(section(`${title}: ${episodes.length} episodes`, overall,
+  clear(list).append(section(`${title}: ${episodes.length} episode${episodes.length === 1 ? "" : "s"}`, overall,
     report ? el("p", { class: "muted small" }, "agentworld eval reports outcomes only; arena runs and sessions record every step.") : null,
     table(["#", "environment", "task", "steps", "reward", "verdict", ""], rows)));
   if (episodes.length === 1 && episodes[0].recorded) openEpisode(viewer, episodes[0], 0);
