@@ -100,9 +100,10 @@ class FastToolCalls:
     async def register(self, ctx: Any, call_next: Any) -> Any:
         result = await call_next(ctx)
         if ctx.method == _METHOD:
-            # There is no public accessor for the connection yet (see mcp_server._connection).
-            conn = ctx.session._connection
-            sid = conn.session_id
+            # There is no public accessor for the connection yet (see mcp_server._connection);
+            # an SDK without it leaves every call on its own path.
+            conn = getattr(ctx.session, "_connection", None)
+            sid = getattr(conn, "session_id", None)
             if sid is not None and sid not in self._live \
                     and conn.state.get(SESSION_STATE_KEY) is not None:
                 self._live[sid] = conn
