@@ -45,6 +45,19 @@ def cmd_synthesize(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mined(args: argparse.Namespace) -> int:
+    from agentworld.servers.catalog import REFERENCE_ENVIRONMENTS
+    from agentworld.servers.world.cards import make_cards
+    from agentworld.servers.world.mined.world import build_mined_world
+
+    reserved = {c.id for c in make_cards()} | set(REFERENCE_ENVIRONMENTS)
+    report = build_mined_world(workers=args.workers, limit=args.limit, progress=not args.quiet,
+                               snapshot=args.snapshot, reserved_ids=reserved)
+    print(json.dumps({k: v for k, v in report.items() if k not in ("environments", "failed")},
+                     indent=2))
+    return 0
+
+
 def cmd_generate(args: argparse.Namespace) -> int:
     from agentworld.servers.world.llm import synthesize_with_llm
     from agentworld.servers.world.spec_json import archetype_to_json
@@ -107,6 +120,14 @@ def add_world_commands(sub) -> None:
     p.add_argument("--limit", type=int, default=None, help="only the first N leaves")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_synthesize)
+
+    p = world_sub.add_parser("compile-mined", help="compile and filter every selected server "
+                             "of the mined snapshot and write the mined world index")
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--limit", type=int, default=None, help="only the first N candidates")
+    p.add_argument("--snapshot", default=None, help="default: the pinned snapshot")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=cmd_mined)
 
     p = world_sub.add_parser("generate", help="ask an OpenAI-compatible endpoint for a card")
     p.add_argument("--endpoint", required=True, help="API base, e.g. http://127.0.0.1:8000/v1")

@@ -142,7 +142,8 @@ def build_mined_world(*, workers: int | None = None, limit: int | None = None,
     index = [{"id": o["env_id"], "package": o["package"],
               "version": records[o["package"]]["version"], "title": o["title"],
               "description": o["description"], "l1": o["l1"], "l2": o["l2"],
-              "exclude": o["exclude"], "tools": len(o["tool_names"])} for o in kept]
+              "exclude": o["exclude"], "tools": len(o["tool_names"]),
+              "tool_names": o["tool_names"]} for o in kept]
     out.write_text(json.dumps(index, indent=1, ensure_ascii=False) + "\n")
     report = _report(outcomes, kept)
     report_path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
