@@ -59,6 +59,7 @@ _POOL_HELP = {
     "lab_test": "the test's name, e.g. Ferritin", "result_test": "the test's name, e.g. Ferritin",
     "lab_specimen": "the specimen type, e.g. serum, whole_blood or urine",
     "lab_unit": "the unit results are reported in, e.g. mg/dL",
+    "lab_container": "the tube or container the specimen is collected in, e.g. gold_sst",
     "lab_result": "the measured value with its unit, e.g. Ferritin 12.0 ug/L",
     "result_flag": "normal, low, high, critical or abnormal, as the value reads against the "
                    "reference range",

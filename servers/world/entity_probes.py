@@ -198,9 +198,16 @@ def align(db, entity: Entity, args: dict[str, Any], fixed: str,
         if not isinstance(c, SameGroup):
             continue
         left, _, column = c.left.partition(".")
-        if left == fixed and "." not in c.right:
+        right, _, right_column = c.right.partition(".")
+        if left == fixed and not right_column:
             out[c.right] = column_of(db, entity, out, c.left, tables)
-        elif c.right.partition(".")[0] == fixed and column:
+        elif left == fixed:
+            target = column_of(db, entity, out, c.left, tables)
+            found = db.execute(f"SELECT id FROM {tables[entity.field(right).ref]} WHERE "
+                               f"{right_column} = ? ORDER BY id LIMIT 1", (target,)).fetchone()
+            if found:
+                out[right] = found[0]
+        elif right == fixed and column:
             target = column_of(db, entity, out, c.right, tables)
             found = db.execute(f"SELECT id FROM {tables[entity.field(left).ref]} WHERE "
                                f"{column} = ? ORDER BY id LIMIT 1", (target,)).fetchone()

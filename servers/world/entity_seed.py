@@ -19,6 +19,7 @@ import random
 import sqlite3
 from typing import Any
 
+from .data import POOLS, pool_records
 from .entity_schema import EPOCH, SeedValues, id_prefix
 from .phases import (
     FREEING,
@@ -39,6 +40,7 @@ from .spec import (
     MaxPerParent,
     NoOverlap,
     Policy,
+    PoolKey,
     RefInState,
     SameGroup,
     UniqueTogether,
@@ -51,8 +53,11 @@ _LAST_DAY = EPOCH - dt.timedelta(days=1)
 
 
 def _non_live(entity: Entity, live: tuple[str, ...]) -> str | None:
-    """A state for a row that found no room: one that gives its place back, if there is one."""
+    """A state for a row that found no room. Under a capacity, one that gives its place back
+    (a cancelled booking), not one that used it (a no-show)."""
     states = entity.lifecycle.states if entity.lifecycle else ()
+    if not any(isinstance(c, Capacity) for c in entity.constraints):
+        return next((s for s in states if s not in live), None)
     held = holding_states(entity, live) if live else set()
     free = [s for s in states if s not in held]
     return next((s for s in free if s in FREEING), free[0] if free else None)
@@ -139,6 +144,15 @@ class _World:
             self._rows[ref_entity] = {r[0]: dict(zip(names, r, strict=True)) for r in cur}
         return self._rows[ref_entity].get(ident, {})
 
+    def links(self, ref_entity: str) -> dict[str, str]:
+        """The columns of a referred table that refer to other tables: column -> table."""
+        table = self.tables[ref_entity]
+        return {r[3]: r[2] for r in self.conn.execute(f"PRAGMA foreign_key_list({table})")}
+
+    def is_people(self, table: str) -> bool:
+        columns = {r[1] for r in self.conn.execute(f"PRAGMA table_info({table})")}
+        return bool(columns & {"email", "full_name", "display_name", "username"})
+
     def follow(self, row: dict[str, Any], path: str) -> Any:
         """The value at ``path`` starting from ``row``: a column (``dao_id``) or a column of
         the referred row (``member_id.dao_id``)."""
@@ -193,9 +207,12 @@ def _draw(entity: Entity, i: int, values: SeedValues, ids: dict[str, list[str]],
     return row
 
 
-def _same_groups(entity: Entity, row: dict[str, Any], world: _World, rng) -> None:
+def _same_groups(entity: Entity, row: dict[str, Any], world: _World, rng,
+                 keep: frozenset[str] = frozenset()) -> None:
     """Make each SameGroup hold: a plain right column takes the left reference's group (a
-    proposal's DAO is its proposer's), else the left reference moves into the right's group."""
+    proposal's DAO is its proposer's), else the left reference moves into the right's group,
+    unless it is one ``keep`` holds in place (a parent filled on purpose): then the right one
+    moves into the left's."""
     for c in entity.constraints:
         if isinstance(c, SameGroup):
             target = world.follow(row, c.right)
@@ -204,9 +221,63 @@ def _same_groups(entity: Entity, row: dict[str, Any], world: _World, rng) -> Non
             if "." not in c.right and world.follow(row, c.left) is not None:
                 row[c.right] = world.follow(row, c.left)
                 continue
+            if c.left.split(".")[0] in keep and "." in c.right:
+                options = world.candidates(c.right, world.follow(row, c.left))
+                if options:
+                    row[c.right.split(".")[0]] = rng.choice(sorted(options))
+                    continue
             options = world.candidates(c.left, target)
             if options:
                 row[c.left.split(".")[0]] = rng.choice(sorted(options))
+
+
+def _shared_groups(entity: Entity, row: dict[str, Any], world: _World, rng,
+                   keep: frozenset[str]) -> None:
+    """Two rows this row refers to, of two tables that both belong to one group table (a route's
+    vehicle and driver, each of a depot), are taken from the same group: a membership no pack
+    needs to declare. People tables are no groups (two things may have different owners)."""
+    refs = [f for f in entity.fields if f.kind == "ref" and row.get(f.name) is not None]
+    for i, a in enumerate(refs):
+        for b in refs[i + 1:]:
+            if a.ref == b.ref:
+                continue
+            links_a, links_b = world.links(a.ref), world.links(b.ref)
+            for col_a, group in links_a.items():
+                col_b = next((c for c, g in links_b.items() if g == group), None)
+                if (col_b is None or group == world.tables[entity.name]
+                        or world.is_people(group)):
+                    continue
+                value_a = world.follow(row, f"{a.name}.{col_a}")
+                value_b = world.follow(row, f"{b.name}.{col_b}")
+                if value_a is None or value_b is None or value_a == value_b:
+                    continue
+                moves = [(b, f"{b.name}.{col_b}", value_a), (a, f"{a.name}.{col_a}", value_b)]
+                for move, path, target in moves:
+                    options = world.candidates(path, target)
+                    if options and move.name not in keep:
+                        row[move.name] = rng.choice(sorted(options))
+                        break
+
+
+def _pool_keys(entity: Entity, row: dict[str, Any], world: _World, values: SeedValues) -> None:
+    """Redraw the row's pool fields from the records that agree with the referred row (a result
+    of the test the row refers to)."""
+    for c in entity.constraints:
+        if not isinstance(c, PoolKey):
+            continue
+        target = world.follow(row, c.path)
+        chosen: dict[str, dict[str, str]] = {}
+        for f in entity.fields:
+            if f.kind != "pool" or c.column not in pool_records(f.source)[0]:
+                continue
+            table, column = POOLS[f.source]
+            if table not in chosen:
+                records = [r for r in pool_records(f.source, values.region.code)
+                           if r[c.column] == target]
+                if not records:
+                    break
+                chosen[table] = values.rng.choice(records)
+            row[f.name] = chosen[table][column] or None
 
 
 def _shift(value: str, days: int) -> str:
@@ -305,8 +376,10 @@ def _clamp_past(entity: Entity, row: dict[str, Any], rng) -> None:
 
 
 def _order(entity: Entity, row: dict[str, Any], rng) -> None:
-    """Keep each pair of dates in order: move the one that is free to move."""
+    """Keep each pair of dates in order: move the one that is free to move (not a stamp, not a
+    record of something done, not a date the row's state puts in the past)."""
     fixed = stamps(entity) | {f.name for f in entity.fields if past_only(entity, f.name)}
+    fixed |= {p.field for p in date_phases(entity) if row.get("status") in p.after}
     for early, late in date_pairs(entity):
         a, b = row.get(early), row.get(late)
         if a is None or b is None or a <= b:
@@ -355,6 +428,23 @@ def _times(entity: Entity, row: dict[str, Any], world: _World, rng) -> None:
         else:
             row[t.stamp] = None
     _order(entity, row, rng)
+    # Ordering may have moved a stamp before the creation day: the row was created earlier
+    # then (never before what it refers to), and its intake dates no later than that.
+    moved = [dt.date.fromisoformat(row[n]) for n in stamps(entity) if row.get(n) is not None]
+    if moved and min(moved) < created:
+        created = max(floor, min(moved))
+        for name in stamps(entity):
+            if row.get(name) is not None and row[name] < created.isoformat():
+                row[name] = created.isoformat()
+        for name in origin_fields(entity):
+            if row.get(name) is not None and row[name] > created.isoformat():
+                row[name] = created.isoformat()
+        for early, late in date_pairs(entity):
+            a, b = row.get(early), row.get(late)
+            if a is not None and b is not None and a > b:
+                # The later date follows, on the same side of the clock where it can.
+                end = max(a, _LAST_DAY.isoformat()) if b <= _LAST_DAY.isoformat() else None
+                row[late] = min(_shift(a, rng.randint(0, 3)), end) if end else _shift(a, 1)
     for t in entity.lifecycle.transitions if entity.lifecycle else ():
         if t.stamp and row.get(t.stamp) is not None:
             latest = max(latest, min(dt.date.fromisoformat(row[t.stamp]), _LAST_DAY))
@@ -413,12 +503,17 @@ def seed_entity(conn: sqlite3.Connection, entity: Entity, values: SeedValues,
             if (isinstance(c, Capacity | MaxPerParent) and row.get(c.ref) == fill_first.get(c.ref)
                     and row.get("status") not in c.live_states):
                 row["status"] = c.live_states[0]
-        _same_groups(entity, row, world, rng)
+        keep = frozenset(f for f, v in fill_first.items() if row.get(f) == v)
+        _same_groups(entity, row, world, rng, keep)
+        _shared_groups(entity, row, world, rng, keep)
+        _pool_keys(entity, row, world, values)
         for _ in range(8):
             if not ledger.clashes(entity, row):
                 break
             row = _draw(entity, i, values, ids, fill_first)
             _same_groups(entity, row, world, rng)
+            _shared_groups(entity, row, world, rng, frozenset())
+            _pool_keys(entity, row, world, values)
         else:
             continue  # no fresh combination left for a unique-together rule
         _phase(entity, row, rng)

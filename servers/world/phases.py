@@ -184,6 +184,8 @@ def date_pairs(entity: Entity) -> list[tuple[str, str]]:
 
 _NOT_PAST = frozenset({"expected", "scheduled", "planned", "projected", "estimated", "intended",
                        "proposed", "needed", "required", "anticipated", "targeted", "extended"})
+_FUTURE_WORDS = frozenset({"scheduled", "send", "due", "expires", "starts", "ends", "remind",
+                           "notify", "run", "next", "until", "deliver"})
 _IRREGULAR_PAST = frozenset({"sent", "paid", "sold", "spent", "built", "written", "taken",
                              "begun", "done", "seen", "held", "won", "read", "met", "born"})
 
@@ -194,7 +196,9 @@ def past_only(entity: Entity, column: str) -> bool:
     tokens = _words(column)
     if column in stamps(entity) or column == "date_of_birth":
         return True
-    if tokens[-1:] != ["on"] or len(tokens) < 2:
+    if tokens[-1:] == ["at"]:
+        return not set(tokens) & (_NOT_PAST | _FUTURE_WORDS)
+    if tokens[-1:] not in (["on"], ["seen"]) or len(tokens) < 2:
         return False
     head = tokens[0] if tokens[0] not in ("first", "last") else tokens[1]
     return head not in _NOT_PAST and (head.endswith("ed") or head in _IRREGULAR_PAST)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "Field", "Transition", "Lifecycle", "NoOverlap", "Capacity", "DateOrder", "RefInState",
-    "MaxPerParent", "Policy", "SameGroup", "UniqueTogether", "Expiry", "DatePhase", "Distinct",
+    "MaxPerParent", "Policy", "SameGroup", "UniqueTogether", "Expiry", "DatePhase", "Distinct", "PoolKey",
     "Constraint", "Entity", "Archetype", "ThemeCard", "Leaf", "FIELD_KINDS", "FORMATS",
     "DomainVocab",
 ]
@@ -183,6 +183,16 @@ class DatePhase:
 
 
 @dataclass(frozen=True)
+class PoolKey:
+    """The row's real-data records agree with a referred row: the pool fields of the row draw
+    records whose ``column`` equals the value at ``path`` (a result's value and flag come from
+    the referred test's LOINC code). Only the seeder reads it."""
+
+    path: str
+    column: str
+
+
+@dataclass(frozen=True)
 class Distinct:
     """Two references of one row never name the same row (a courier is not the recipient)."""
 
@@ -191,7 +201,7 @@ class Distinct:
 
 
 Constraint = (NoOverlap | Capacity | DateOrder | RefInState | MaxPerParent | Policy | SameGroup
-              | UniqueTogether | Expiry | DatePhase | Distinct)
+              | UniqueTogether | Expiry | DatePhase | Distinct | PoolKey)
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from .spec import (
     MaxPerParent,
     NoOverlap,
     Policy,
+    PoolKey,
     RefInState,
     SameGroup,
     Transition,
@@ -38,7 +39,7 @@ __all__ = ["archetype_to_json", "archetype_from_json", "leaf_from_json"]
 _CONSTRAINTS = {"no_overlap": NoOverlap, "capacity": Capacity, "date_order": DateOrder,
                 "ref_in_state": RefInState, "max_per_parent": MaxPerParent, "policy": Policy,
                 "same_group": SameGroup, "unique_together": UniqueTogether, "expiry": Expiry,
-                "date_phase": DatePhase, "distinct": Distinct}
+                "date_phase": DatePhase, "distinct": Distinct, "pool_key": PoolKey}
 _KIND_OF = {cls: kind for kind, cls in _CONSTRAINTS.items()}
 
 

@@ -11,7 +11,9 @@ from ..spec import (
     Leaf,
     Lifecycle,
     MaxPerParent,
+    PoolKey,
     RefInState,
+    SameGroup,
     Transition,
 )
 
@@ -163,6 +165,8 @@ LAB_ORDERS = Archetype(
             Field("test_name", "pool", source="lab_test", unique=True),
             Field("specimen_type", "pool", source="lab_specimen", filterable=True,
                   description="The specimen the test runs on"),
+            Field("container", "pool", source="lab_container",
+                  description="The tube or container the test's specimen is collected in"),
             Field("result_unit", "pool", source="lab_unit", required=False,
                   description="The unit its results are reported in (none for qualitative "
                               "tests)"),
@@ -195,8 +199,8 @@ LAB_ORDERS = Archetype(
             Field("barcode", "code", vocab=("SPC",)),
             Field("requisition_id", "ref", ref="requisition", mutable=False),
             Field("container", "enum", values=(
-                "lavender_edta", "gold_sst", "light_blue_citrate", "grey_fluoride",
-                "urine_cup", "viral_swab")),
+                "lavender_edta", "gold_sst", "light_blue_citrate", "urine_cup", "viral_swab",
+                "blood_culture_bottle"), description="The tube or container collected"),
             Field("collected_on", "date", min=-60, max=0, mutable=False),
             Field("received_on", "date", mutable=False),
             Field("collector", "name"),
@@ -218,8 +222,7 @@ LAB_ORDERS = Archetype(
         Entity("test_result", "test_results", id_prefix="tres", label="result_text", count=220,
                description="A reported result of one test on a specimen.", fields=(
             Field("specimen_id", "ref", ref="specimen", mutable=False),
-            Field("loinc_code", "pool", source="result_loinc", mutable=False,
-                  description="The LOINC code of the test the result is for"),
+            Field("lab_test_id", "ref", ref="lab_test", mutable=False),
             Field("result_text", "pool", source="lab_result",
                   description="The measured value with its unit"),
             Field("abnormal_flag", "pool", source="result_flag", filterable=True,
@@ -240,6 +243,8 @@ LAB_ORDERS = Archetype(
             constraints=(
                 RefInState("specimen_id", ("accessioned", "processed")),
                 MaxPerParent("specimen_id", 3, ("preliminary",)),
+                SameGroup("specimen_id.container", "lab_test_id.container", noun="tube"),
+                PoolKey("lab_test_id.loinc_code", "loinc"),
             )),
     ),
 )

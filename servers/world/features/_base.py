@@ -24,7 +24,8 @@ from ..spec import Archetype, Entity
 
 __all__ = ["Target", "target", "entity_tool_names", "free_names", "ecb_rates", "page",
            "MAX_PAGE", "seed_people", "words", "paging_props", "target_ids", "rows",
-           "editable", "past_stamp", "later", "EPOCH", "created_of", "after_all"]
+           "editable", "past_stamp", "later", "EPOCH", "created_of", "after_all", "group_peers",
+           "person_for"]
 
 MAX_PAGE = 100
 
@@ -235,6 +236,37 @@ def created_of(conn: sqlite3.Connection, t: Target) -> dict[str, str]:
     if t.people is not None:
         born.update(conn.execute(f"SELECT id, created_at FROM {t.people_table}"))
     return born
+
+
+def _links(conn: sqlite3.Connection, table: str) -> dict[str, str]:
+    return {r[3]: r[2] for r in conn.execute(f"PRAGMA foreign_key_list({table})")}
+
+
+def group_peers(conn: sqlite3.Connection, t: Target):
+    """A function from a target row's id to the people of its group (the members of the DAO a
+    proposal belongs to), or to None when people and targets share no group table."""
+    if t.people is None:
+        return lambda target_id: None
+    people_links = _links(conn, t.people_table)
+    shared = [(col_t, col_p) for col_t, group in _links(conn, t.table).items()
+              for col_p, group_p in people_links.items()
+              if group == group_p and group not in (t.table, t.people_table)]
+    if not shared:
+        return lambda target_id: None
+    cols_t = ", ".join(c for c, _ in shared)
+    cols_p = ", ".join(c for _, c in shared)
+    key_of = {r[0]: tuple(r[1:]) for r in conn.execute(f"SELECT id, {cols_t} FROM {t.table}")}
+    members: dict[tuple, list[str]] = {}
+    for r in conn.execute(f"SELECT id, {cols_p} FROM {t.people_table} ORDER BY id"):
+        members.setdefault(tuple(r[1:]), []).append(r[0])
+    return lambda target_id: members.get(key_of.get(target_id), [])
+
+
+def person_for(rng, people: list[str], peers: list[str] | None) -> str:
+    """A person to act on a target row: one of its group's when it has a group."""
+    if peers is None:
+        return rng.choice(people)
+    return rng.choice([p for p in people if p in set(peers)] or peers or people)
 
 
 def after_all(born: dict[str, str], *ids: str) -> str:

@@ -14,9 +14,11 @@ from ._base import (
     after_all,
     created_of,
     free_names,
+    group_peers,
     page,
     paging_props,
     past_stamp,
+    person_for,
     rows,
     seed_people,
     target,
@@ -70,13 +72,13 @@ def _seed(conn, rng, t: Target) -> None:
     people, ids = seed_people(conn, t, rng, 20), target_ids(conn, t)
     if not people or not ids:
         return
-    out, born = [], created_of(conn, t)
+    out, born, peers = [], created_of(conn, t), group_peers(conn, t)
     files = [(name, content_type(name)) for name in domain_vocab(t.archetype).attachments]
     for target_id in rng.sample(ids, min(len(ids), 40)):
         for filename, media in rng.sample(files, rng.randint(1, min(3, len(files)))):
             size = rng.randint(2_000, 900_000) if media.startswith("text") else \
                 rng.randint(40_000, 8_000_000)
-            who = rng.choice(people)
+            who = person_for(rng, people, peers(target_id))
             out.append((f"att_{len(out) + 1:06d}", target_id, filename, media, size,
                         who, past_stamp(rng, 1, 150, after_all(born, target_id, who))))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?, ?, ?)", out)

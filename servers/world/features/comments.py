@@ -15,9 +15,11 @@ from ._base import (
     created_of,
     editable,
     free_names,
+    group_peers,
     page,
     paging_props,
     past_stamp,
+    person_for,
     rows,
     seed_people,
     target,
@@ -67,9 +69,10 @@ def _seed(conn, rng, t: Target) -> None:
     if not authors or not ids:
         return
     out, born, phrases = [], created_of(conn, t), domain_vocab(t.archetype).comments
+    peers = group_peers(conn, t)
     for target_id in rng.sample(ids, min(len(ids), 40)):
         for _ in range(rng.randint(1, 3)):
-            who = rng.choice(authors)
+            who = person_for(rng, authors, peers(target_id))
             out.append((f"cmt_{len(out) + 1:06d}", target_id, who, rng.choice(phrases),
                         int(rng.random() < 0.3),
                         past_stamp(rng, 1, 90, after_all(born, target_id, who))))

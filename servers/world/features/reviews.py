@@ -14,6 +14,7 @@ from ._base import (
     after_all,
     created_of,
     free_names,
+    group_peers,
     page,
     paging_props,
     past_stamp,
@@ -84,9 +85,11 @@ def _seed(conn, rng, t: Target) -> None:
     authors, ids = seed_people(conn, t, rng, 60), target_ids(conn, t)
     if not authors or not ids:
         return
-    out, born = [], created_of(conn, t)
+    out, born, peers = [], created_of(conn, t), group_peers(conn, t)
     for target_id in rng.sample(ids, min(len(ids), 45)):
-        for author in rng.sample(authors, rng.choice((1, 1, 2, 3))):
+        group = peers(target_id)
+        pool = [a for a in authors if group is None or a in group] or authors
+        for author in rng.sample(pool, min(len(pool), rng.choice((1, 1, 2, 3)))):
             rating = rng.choices((5, 4, 3, 2, 1), weights=(5, 4, 2, 1, 1))[0]
             title, body = _TEXTS[rating]
             out.append((f"rev_{len(out) + 1:06d}", target_id, author, rating, title, body,

@@ -18,11 +18,15 @@ from ..spec import NoOverlap
 from ._base import (
     EPOCH,
     Target,
+    after_all,
+    created_of,
     editable,
     free_names,
+    group_peers,
     page,
     paging_props,
     past_stamp,
+    person_for,
     rows,
     seed_people,
     target,
@@ -86,7 +90,7 @@ def _seed(conn, rng, t: Target, holidays: dict[str, str]) -> None:
     upcoming = sorted(d for d in holidays if d > EPOCH.isoformat())[:1]
     days = [EPOCH + dt.timedelta(days=n) for n in range(-6, 22)]
     dates = sorted({d.isoformat() for d in days if d.weekday() < 5} | set(upcoming))
-    out = []
+    out, born, peers = [], created_of(conn, t), group_peers(conn, t)
     for target_id in rng.sample(ids, min(len(ids), 6)):
         duration = rng.choice((30, 45, 60))
         for day in dates:
@@ -95,10 +99,11 @@ def _seed(conn, rng, t: Target, holidays: dict[str, str]) -> None:
                     continue
                 booked = day not in holidays and (day < EPOCH.isoformat()
                                                   or rng.random() < 0.35)
+                who = person_for(rng, people, peers(target_id)) if booked else None
                 out.append((f"slt_{len(out) + 1:06d}", target_id, day, start, duration,
-                            "booked" if booked else "open",
-                            rng.choice(people) if booked else None,
-                            past_stamp(rng, 8, 30) if booked else None))
+                            "booked" if booked else "open", who,
+                            past_stamp(rng, 8, 30, after_all(born, target_id, who))
+                            if booked else None))
     # A few past slots nobody took, as a real calendar has.
     for row in [r for r in out if r[2] < EPOCH.isoformat()][:4]:
         out[out.index(row)] = (*row[:5], "open", None, None)

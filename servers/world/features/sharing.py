@@ -9,7 +9,17 @@ from agentworld.servers import schema as s
 from agentworld.servers.manifest import Rule
 
 from ..builder import EnvBuilder, Probe
-from ._base import Target, created_of, free_names, past_stamp, rows, seed_people, target
+from ._base import (
+    Target,
+    created_of,
+    free_names,
+    group_peers,
+    past_stamp,
+    person_for,
+    rows,
+    seed_people,
+    target,
+)
 
 __all__ = ["Sharing"]
 
@@ -59,14 +69,16 @@ def _seed(conn, rng, t: Target) -> None:
     owner = t.owner_field
     columns = "id, created_at" + (f", {owner}" if owner else "")
     targets = rows(conn, f"SELECT {columns} FROM {t.table} ORDER BY id")
-    out, bornp = [], created_of(conn, t)
+    out, bornp, peers = [], created_of(conn, t), group_peers(conn, t)
     for r in targets:
         born = r["created_at"]
-        mine = r[owner] if owner and r[owner] else rng.choice(people)
+        group = peers(r["id"])
+        mine = r[owner] if owner and r[owner] else person_for(rng, people, group)
         out.append((r["id"], mine, "owner", past_stamp(rng, 30, 300,
                                                       max(born, bornp.get(mine, "")))))
         if rng.random() < 0.3:
-            for other in rng.sample([p for p in people if p != mine], rng.randint(1, 2)):
+            others = [p for p in people if p != mine and (group is None or p in group)]
+            for other in rng.sample(others, min(len(others), rng.randint(1, 2))):
                 out.append((r["id"], other, rng.choice(("editor", "viewer", "viewer")),
                             past_stamp(rng, 1, 29, max(born, bornp.get(other, "")))))
     conn.executemany(f"INSERT INTO {_table(t)} VALUES (?, ?, ?, ?, ?)",

@@ -16,7 +16,8 @@ from ..spec import Archetype, DomainVocab
 __all__ = ["domain_vocab", "content_type"]
 
 _NEUTRAL_TAGS = ("follow-up", "priority", "needs-review", "flagged", "on-hold", "escalated",
-                 "waiting-on-reply", "audit-sample", "duplicate-suspected", "data-fix")
+                 "waiting-on-reply", "audit-sample", "duplicate-suspected", "data-fix",
+                 "second-opinion", "quarterly-review", "owner-changed", "archived-copy")
 # Kinds of document any service keeps about a record: (name stem, extension).
 _DOCUMENTS = (("summary", "pdf"), ("signed-form", "pdf"), ("photo", "jpg"), ("notes", "txt"),
               ("export", "csv"), ("correspondence", "docx"), ("figures", "xlsx"),
