@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 from .model import Finding, Subject
 
-__all__ = ["indefinite_article", "article_slips", "grammar_article", "arg_description",
-           "repeats_name"]
+__all__ = ["indefinite_article", "article_slips", "grammar_article", "number_slips",
+           "grammar_plural", "arg_description", "repeats_name"]
 
 _SILENT_H = ("hour", "honest", "honor", "honour", "heir")
 _YOU_SOUND = ("uni", "use", "usu", "usa", "uti", "uri", "ura", "uro", "ure", "eu", "ewe", "ubiq",
@@ -86,6 +86,41 @@ def grammar_article(subject: Subject) -> Iterator[Finding]:
                 for slip in article_slips(value) if isinstance(value, str) else ():
                     yield subject.finding(table.name, row.get("id"), "grammar_article",
                                           f"{column} says {slip!r}")
+
+
+_ONE = r"a|an|each|every|one|1|single|another"
+_MANY = r"all|many|several|multiple|these|those|both|[2-9]|\d{2,}"
+# What may follow a bare noun at the end of its phrase ("all booking." but not "all booking ids").
+_PHRASE_END = (r"(?=\s*(?:[.,;:)!?]|$)|\s(?:the|to|in|into|of|and|or|that|which|with|for|by|"
+               r"from|on|at|per|as|is|are|was|were|can|may|must|will)\b)")
+
+
+def number_slips(text: str, nouns: list[tuple[str, str]]) -> list[str]:
+    """Determiner-noun pairs that disagree in number ("a bookings", "all booking."), for the
+    (singular, plural) nouns given: the archetype's own entity names."""
+    out = []
+    for singular, plural in nouns:
+        if singular == plural:
+            continue
+        for pattern in (rf"\b(?:{_ONE})\s+{re.escape(plural)}\b",
+                        rf"\b(?:{_MANY})\s+{re.escape(singular)}{_PHRASE_END}"):
+            out += [m.group(0) for m in re.finditer(pattern, text, flags=re.I)]
+    return out
+
+
+def grammar_plural(subject: Subject) -> Iterator[Finding]:
+    """A tool or argument description whose determiner and entity noun disagree in number."""
+    if subject.archetype is None:
+        return
+    nouns = [(e.name.replace("_", " "), e.plural.replace("_", " "))
+             for e in subject.archetype.entities]
+    for tool in subject.tools:
+        texts = [(tool.name, "description", tool.description)] + [
+            (f"{tool.name}.{arg}", "argument description", desc or "")
+            for arg, desc in tool.arguments.items()]
+        for row, what, text in texts:
+            for slip in number_slips(text, nouns):
+                yield subject.finding("tools", row, "grammar_plural", f"{what} says {slip!r}")
 
 
 def _stems(text: str) -> set[str]:

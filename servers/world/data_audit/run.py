@@ -38,6 +38,7 @@ RULES = {
     "code_format": "a code that fails its standard's format or check digit",
     "padded_label": "a label padded with a number to be unique, or a placeholder",
     "grammar_article": "'a' before a vowel sound or 'an' before a consonant sound",
+    "grammar_plural": "a determiner and an entity noun that disagree in number ('a bookings')",
     "arg_description": "an argument description that only repeats the name",
     "audit_error": "a check that failed to run (a bug in the audit)",
 }
@@ -46,7 +47,8 @@ CHECKS: tuple[Callable[[Subject], Iterable[Finding]], ...] = (
     dates.date_order, dates.child_before_parent, dates.after_clock, dates.state_date,
     people.same_person, people.person_two_roles, groups.membership, values.id_prefix,
     values.out_of_range, values.over_capacity, lab.specimen_mismatch, lab.flag_mismatch,
-    codes.code_format, values.padded_label, english.grammar_article, english.arg_description,
+    codes.code_format, values.padded_label, english.grammar_article, english.grammar_plural,
+    english.arg_description,
 )
 
 

@@ -408,6 +408,18 @@ def test_grammar_article_finds_slips_in_tools_and_seeded_text(tmp_path):
                      ("not_000001", "body says 'a urgent'")]
 
 
+def test_grammar_plural_finds_determiners_that_disagree_with_entity_nouns(tmp_path):
+    booking = Entity("booking", "bookings", label="code", fields=(Field("code", "text"),))
+    tools = [ToolText("search_bookings", "List every bookings, newest first.", {
+        "ids": "Up to 5 booking ids.", "status": "Only bookings in this state."}),
+             ToolText("merge_bookings", "Merge 2 booking into one booking.", {
+                 "code": "The code of a booking, e.g. BK-4F7K2Q."})]
+    s = subject(tmp_path, archetype(booking), {}, tools=tools)
+    assert [(f.row, f.message) for f in english.grammar_plural(s)] == [
+        ("search_bookings", "description says 'every bookings'"),
+        ("merge_bookings", "description says '2 booking'")]
+
+
 def test_indefinite_article_heuristic():
     cases = {"apple": "an", "user": "a", "hour": "an", "honest": "an", "unique": "a",
              "uninsured": "an", "European": "a", "one-time": "a", "SQL": "an", "URL": "a",
