@@ -179,7 +179,7 @@ FORMAT_HELP = {
     "loinc": ("a LOINC code (number, hyphen, check digit)", "2345-7"),
     "semver": ("a semantic version MAJOR.MINOR.PATCH, optionally with -prerelease", "1.4.2"),
     "email": ("an email address", "ana.silva@example.org"),
-    "currency": ("an ISO 4217 currency code", "EUR"),
+    "currency": ("an ISO 4217 currency code with an ECB reference rate", "EUR"),
     "slug": ("lowercase letters and digits joined by hyphens", "fast-json-parse"),
 }
 

@@ -32,11 +32,12 @@ def add_domain_rules(b: EnvBuilder, e: Entity, tables: dict[str, str]) -> None:
     if not e.creatable:
         return
     for f in e.fields:
-        if f.format in BAD_VALUES and f.kind != "code":
-            what = FORMAT_HELP[f.format][0]
+        fmt = "email" if f.kind == "email" else f.format
+        if fmt in BAD_VALUES and f.kind != "code":
+            what = FORMAT_HELP[fmt][0]
             b.add_rule(Rule(f"{e.name}-format-{f.name}", f"{a_an(e.name).capitalize()}'s "
                             f"{words(f.name)} must be {what}.", (create,), "VALIDATION_ERROR"),
-                       _breaker_format(e, f.name, f.format, tables))
+                       _breaker_format(e, f.name, fmt, tables))
     for c in e.constraints:
         if isinstance(c, UniqueTogether):
             b.add_rule(Rule(f"{e.name}-unique-{'-'.join(c.fields)}",

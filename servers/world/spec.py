@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "Field", "Transition", "Lifecycle", "NoOverlap", "Capacity", "DateOrder", "RefInState",
-    "MaxPerParent", "Policy", "SameGroup", "UniqueTogether", "Expiry", "DatePhase", "Distinct", "PoolKey",
-    "Constraint", "Entity", "Archetype", "ThemeCard", "Leaf", "FIELD_KINDS", "FORMATS",
+    "MaxPerParent", "Policy", "SameGroup", "UniqueTogether", "Expiry", "DatePhase", "Distinct",
+    "PoolKey", "Constraint", "Entity", "Archetype", "ThemeCard", "Leaf", "FIELD_KINDS", "FORMATS",
     "DomainVocab",
 ]
 

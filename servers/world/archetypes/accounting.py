@@ -73,7 +73,7 @@ INVOICING = Archetype(
             Field("due_date", "date", mutable=False),
             Field("total_amount", "money", min=20_000, max=1_800_000,
                   description="Invoice total including tax"),
-            Field("currency", "pool", source="currency", filterable=True),
+            Field("currency", "pool", source="currency", filterable=True, format="currency"),
             Field("po_number", "text", required=False, vocab=(
                 "PO-10422", "PO-20871", "PO-33019", "PO-48215", "PO-51760", "PO-60034",
                 "PO-72218", "PO-80977", "PO-91145", "PO-99302")),

@@ -56,7 +56,7 @@ RETAIL_ACCOUNTS = Archetype(
             Field("product", "enum", values=("current", "savings", "notice_savings",
                                              "fixed_term", "business_current"),
                   filterable=True),
-            Field("currency", "pool", source="currency"),
+            Field("currency", "pool", source="currency", format="currency"),
             Field("balance", "money", min=0, max=25_000_000),
             Field("overdraft_limit", "money", min=0, max=500_000),
         ), lifecycle=Lifecycle(
@@ -194,7 +194,7 @@ CARD_DISPUTES = Archetype(
                 "electronics", "utilities", "entertainment", "cash_withdrawal"),
                   filterable=True),
             Field("amount", "money", min=100, max=1_500_000),
-            Field("transaction_currency", "pool", source="currency"),
+            Field("transaction_currency", "pool", source="currency", format="currency"),
             Field("transaction_date", "date", min=-120, max=0, mutable=False),
             Field("entry_mode", "enum", values=("chip", "contactless", "ecommerce",
                                                 "magstripe", "wallet")),

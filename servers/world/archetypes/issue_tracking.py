@@ -11,6 +11,7 @@ from ..spec import (
     MaxPerParent,
     NoOverlap,
     RefInState,
+    SameGroup,
     Transition,
 )
 
@@ -115,6 +116,7 @@ AGILE = Archetype(
                 MaxPerParent("assignee_id", 5, ("to_do", "in_progress", "in_review")),
                 RefInState("sprint_id", ("planned", "active")),
                 RefInState("project_id", ("active",)),
+                SameGroup("sprint_id.project_id", "project_id", noun="project"),
             )),
     ),
 )

@@ -36,7 +36,7 @@ BROKERAGE = Archetype(
             Field("account_type", "enum", values=(
                 "individual_cash", "margin", "retirement_ira", "isa", "joint", "corporate"),
                   filterable=True),
-            Field("base_currency", "pool", source="currency"),
+            Field("base_currency", "pool", source="currency", format="currency"),
             Field("cash_balance", "money", min=0, max=50_000_000),
             Field("options_level", "int", min=0, max=4),
         ), lifecycle=Lifecycle(
@@ -148,7 +148,7 @@ FUND_DEALING = Archetype(
                 "Index-Linked Bond", "Frontier Markets Fund")),
             Field("share_class", "enum", values=("acc", "inc", "institutional_acc",
                                                  "hedged_acc"), filterable=True),
-            Field("fund_currency", "pool", source="currency"),
+            Field("fund_currency", "pool", source="currency", format="currency"),
             Field("ongoing_charge_bps", "int", min=5, max=180),
             Field("minimum_investment", "money", min=10_000, max=10_000_000),
             Field("dealing_frequency", "enum", values=("daily", "weekly", "monthly")),
