@@ -161,6 +161,11 @@ class _World:
             return row.get(first)
         return self.row(self.entity.field(first).ref, row.get(first)).get(column)
 
+    def candidates_all(self, f) -> list[str]:
+        """Every id of the table a reference field points at."""
+        self.row(f.ref, None)
+        return list(self._rows[f.ref])
+
     def candidates(self, path: str, target: Any) -> list[str]:
         """Ids for the path's first column whose path leads to ``target``."""
         first, _, column = path.partition(".")
@@ -257,6 +262,23 @@ def _shared_groups(entity: Entity, row: dict[str, Any], world: _World, rng,
                     if options and move.name not in keep:
                         row[move.name] = rng.choice(sorted(options))
                         break
+                else:
+                    _both_into_one_group(row, world, rng, keep, (a, col_a), (b, col_b))
+
+
+def _both_into_one_group(row: dict[str, Any], world: _World, rng, keep: frozenset[str],
+                         *sides: tuple[Any, str]) -> None:
+    """Neither side has a row in the other's group (no driver at that vehicle's depot): take
+    both from a group that has rows of each."""
+    if any(f.name in keep for f, _ in sides):
+        return
+    groups = [{world.follow({f.name: i}, f"{f.name}.{col}") for i in world.candidates_all(f)}
+              for f, col in sides]
+    common = sorted(g for g in set.intersection(*groups) if g is not None)
+    if common:
+        target = rng.choice(common)
+        for f, col in sides:
+            row[f.name] = rng.choice(sorted(world.candidates(f"{f.name}.{col}", target)))
 
 
 def _pool_keys(entity: Entity, row: dict[str, Any], world: _World, values: SeedValues) -> None:
