@@ -92,7 +92,9 @@ def _same_role(a: str, b: str) -> bool:
     """Whether two roles are one role under two names: a copy of a person's name kept on
     another table (``patient_name`` next to the ``patients`` table)."""
     (ta, ca), (tb, cb) = a.split("."), b.split(".")
-    return tb.startswith(words(ca)[0]) or ta.startswith(words(cb)[0])
+    # The same column name on two tables is one role (a repository's owner on its commits
+    # and on its pull requests).
+    return ca == cb or tb.startswith(words(ca)[0]) or ta.startswith(words(cb)[0])
 
 
 def person_two_roles(subject: Subject) -> Iterator[Finding]:

@@ -9,6 +9,7 @@ tools can be kept, completion tools for the server's own entities are added and 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 import re
 import sqlite3
 from typing import Any
@@ -29,6 +30,7 @@ from .seed import seed_tables, table_ddl
 __all__ = ["compile_mined", "env_id_for", "MIN_TOOLS", "MinedCompiled"]
 
 MIN_TOOLS = 10
+MIN_KEPT_FOR_TOP_UP = 6      # a smaller kept surface is not a service worth completing
 _NAME_NOISE = frozenset("mcp server servers py python fastmcp tool tools sdk api plugin "
                         "integration client".split())
 _REPUBLISHERS = ("iflow-mcp-", "mseep-", "mcp-server-", "mcparmory-")
@@ -75,8 +77,12 @@ def _top_up(model: MinedModel, kept: list[Binding], barred: set[str]) -> list[Bi
     """Completion tools for the server's own entities, until it has MIN_TOOLS tools."""
     have = {b.tool for b in kept} | {t for t in barred}
     added: list[Binding] = []
-    ranked = sorted(model.entities.values(),
-                    key=lambda e: (-sum(b.entity == e.name for b in kept), e.name))
+    if len(kept) < MIN_KEPT_FOR_TOP_UP:
+        return added
+    uses = Counter(b.entity for b in kept)
+    # Only the server's real business objects: nouns at least two of its own tools work on.
+    ranked = sorted((e for e in model.entities.values() if uses[e.name] >= 2),
+                    key=lambda e: (-uses[e.name], e.name))
     for e in ranked:
         key = [{"name": f"{e.name}_id", "type": "integer" if e.integer_ids else "string",
                 "required": True}]

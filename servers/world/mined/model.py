@@ -322,7 +322,8 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
 
 
 def _key_param(target: str, params: list[dict[str, Any]]) -> str:
-    by_name = {p["name"].lower(): p["name"] for p in params}
+    by_name = {p["name"].lower(): p["name"] for p in params
+               if p["type"] in ("string", "integer")}      # a row is named by a plain value
     last = target.rsplit("_", 1)[-1]
     for candidate in ("id", f"{target}_id", f"{last}_id", f"{target}id", f"{last}id",
                       f"{target}_uid", f"{target}_key", f"{target}_name", f"{target}_slug",

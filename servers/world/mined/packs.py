@@ -31,6 +31,25 @@ def pack_fields() -> dict[str, list[tuple[str, str, dict[str, Field]]]]:
     return out
 
 
+@functools.cache
+def field_vocab() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """field name -> [(category, phrases)] over every archetype's text fields with phrases."""
+    from agentworld.servers.world.cards import load_archetypes
+
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for archetype in load_archetypes().values():
+        for entity in archetype.entities:
+            for f in entity.fields:
+                if f.kind == "text" and len(f.vocab) >= 4:
+                    out.setdefault(f.name, []).append((archetype.l2, tuple(f.vocab)))
+    return out
+
+
+def _any_pack_vocab(name: str, l2: str) -> tuple[str, ...]:
+    options = sorted(field_vocab().get(name, []), key=lambda o: o[0] != l2)
+    return options[0][1] if options else ()
+
+
 def borrow(model: MinedModel, l2: str) -> int:
     """Give matching columns the packs' vocabularies and ranges; returns how many changed."""
     changed = 0
@@ -54,5 +73,14 @@ def borrow(model: MinedModel, l2: str) -> int:
                     changed += 1
                 elif col.kind == "json" and field.vocab:
                     entity.columns[name] = replace(col, vocab=tuple(field.vocab))
+                    changed += 1
+    for entity in model.entities.values():
+        # A column no same-named entity covers may still have a same-named field in some pack
+        # (category, priority, department): its phrases beat invented ones.
+        for name, col in list(entity.columns.items()):
+            if col.kind == "text" and not col.vocab and name != entity.label:
+                vocab = _any_pack_vocab(name, l2)
+                if vocab:
+                    entity.columns[name] = replace(col, vocab=vocab)
                     changed += 1
     return changed

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+import re
 import sqlite3
 from typing import Any
 
@@ -26,6 +27,7 @@ from .ops import Table, q
 __all__ = ["table_ddl", "seed_tables", "KEY_POOL_SIZE"]
 
 KEY_POOL_SIZE = 40
+_ROLE_SLICES = 10
 _THEMES = ("Atlas", "Beacon", "Cedar", "Delta", "Ember", "Fjord", "Granite", "Harbor", "Iris",
            "Juniper", "Kestrel", "Lumen", "Meridian", "Nimbus", "Orchid", "Pioneer", "Quartz",
            "Redwood", "Summit", "Tundra", "Vertex", "Willow", "Zenith", "Aurora", "Bramble",
@@ -89,11 +91,24 @@ class _Values:
         self.people = people(300, seed=seed, domain=region.email_domain)
         self.keys: dict[str, list[Any]] = {}
         self.key_names: set[str] = set()
+        self.key_cols: list[Column] = []
+        self.roles: dict[str, int] = {}
+
+    def person(self, column: str, i: int):
+        """Each role (customer, assignee, author: a column's name without _name/_email) draws
+        from its own slice of the people, so one person never holds two roles; a row's
+        customer_name and customer_email are the same person."""
+        role = re.sub(r"_?(name|email|mail|full_name|display_name)$", "", column.lower())
+        slot = self.roles.setdefault(role, len(self.roles))
+        size = len(self.people) // _ROLE_SLICES
+        return self.people[(slot % _ROLE_SLICES) * size + i % size]
 
     def key_pool(self, col: Column) -> list[Any]:
         """Values shared by every entity keyed by the same parameter (get_price(symbol) and
         get_order_book(symbol) find the same symbols)."""
+        owner = next((k for k in self.key_cols if k.name == col.name), col)
         if col.name not in self.keys:
+            col = owner                    # the key column's type decides, not a namesake's
             rng = random.Random(col.name)
             if col.json_type == "integer":
                 values: list[Any] = rng.sample(range(1000, 99999), KEY_POOL_SIZE)
@@ -128,10 +143,9 @@ class _Values:
             return keys[i % len(keys)]
         if col.name in self.key_names and kind == "text":
             return rng.choice(self.key_pool(col))     # list_orders(symbol) finds real symbols
-        if kind == "name":
-            return self.people[(i * 3 + role * 101) % len(self.people)].name
-        if kind == "email":
-            return self.people[(i * 3 + role * 101) % len(self.people)].email
+        if kind in ("name", "email"):
+            person = self.person(col.name, i)
+            return person.name if kind == "name" else person.email
         if kind == "url":
             return f"https://{e.plural.replace('_', '-')}.example.com/{i + 1}"
         if kind == "phone":
@@ -165,21 +179,104 @@ class _Values:
         return self.label(e, col, i)
 
 
-def _timestamps(rng: random.Random) -> tuple[str, str]:
-    created = EPOCH - dt.timedelta(days=rng.randint(3, 400))
-    updated = min(created + dt.timedelta(days=rng.randint(0, 20)), EPOCH - dt.timedelta(days=1))
-    updated = max(updated, created)
-    minute = rng.randint(0, 599)
-    clock = f"T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"
-    return created.isoformat() + clock, updated.isoformat() + clock
+_CLOCK = dt.datetime.combine(EPOCH, dt.time(9, 0))
+
+
+def _timestamps(rng: random.Random, after: dt.datetime | None = None,
+                keyed: bool = False) -> tuple[str, str]:
+    """Created and updated times before the clock; a row is created after the rows it refers
+    to (``after``), and rows named by a shared key (a symbol, a MAC address) are the oldest,
+    since other rows name them too."""
+    if after is None:
+        days = rng.randint(300, 400) if keyed else rng.randint(30, 290)
+        created = _CLOCK - dt.timedelta(days=days, minutes=rng.randint(0, 600))
+    else:
+        room = max(int((_CLOCK - after).total_seconds() // 60) - 120, 2)
+        created = after + dt.timedelta(minutes=rng.randint(1, room))
+    updated = created + dt.timedelta(minutes=rng.randint(0, 20 * 1440))
+    updated = max(created, min(updated, _CLOCK - dt.timedelta(hours=1)))
+    fmt = "%Y-%m-%dT%H:%M:00Z"
+    return created.strftime(fmt), updated.strftime(fmt)
+
+
+def _seed_order(order: list[Table], key_names: set[str]) -> list[Table]:
+    """The hard order (referred tables first), with tables that own a shared key moved before
+    the tables that name it, where that makes no cycle."""
+    owners = {n: t.entity.name for t in order for n, c in t.entity.columns.items()
+              if c.kind == "key"}
+    deps = {t.entity.name: {c.ref for c in t.entity.columns.values() if c.kind == "ref"}
+            | {owners[n] for n, c in t.entity.columns.items() if c.kind == "text"
+               and n in key_names and owners.get(n) not in (None, t.entity.name)}
+            for t in order}
+    by_name = {t.entity.name: t for t in order}
+    done: list[Table] = []
+    while len(done) < len(order):
+        ready = [t for t in order if t not in done and deps[t.entity.name] <= {
+            d.entity.name for d in done} | (set(deps[t.entity.name]) - set(by_name))]
+        if not ready:
+            return order
+        done.append(ready[0])
+    return done
+
+
+_START = ("start", "begin", "from", "since", "check_in", "open")
+_END = ("end", "finish", "to", "until", "check_out", "close", "due")
+
+
+# How a row's state places its dates around the clock.
+_PAST_STATES = frozenset("closed ended completed finished expired lapsed passed executed done "
+                         "checked_out discharged returned resolved cancelled archived published "
+                         "released sent paid shipped delivered merged deployed settled "
+                         "fulfilled attended held printed posted".split())
+_LIVE_STATES = frozenset("active open voting live running in_progress ongoing started enabled "
+                         "current valid issued checked_in subscribed effective".split())
+_FUTURE_STATES = frozenset("scheduled upcoming planned not_started announced tentative".split())
+_END_WORDS = ("end", "until", "close", "expir", "due", "deadline", "finish", "to_")
+
+
+def _mirror(value: str, future: bool) -> str:
+    """The same distance from the clock, on the side the state needs."""
+    day = dt.date.fromisoformat(value[:10])
+    if (day > EPOCH) == future or day == EPOCH:
+        return value
+    return (EPOCH + (EPOCH - day)).isoformat() + value[10:]
+
+
+def _place_dates(e: MinedEntity, row: dict[str, Any]) -> None:
+    status = str(row.get("status") or "").lower().replace(" ", "_")
+    if not status:
+        return
+    for name, col in e.columns.items():
+        if col.kind not in ("date", "datetime") or not row.get(name):
+            continue
+        is_end = any(w in name.lower() for w in _END_WORDS)
+        if status in _PAST_STATES:
+            row[name] = _mirror(row[name], future=False)
+        elif status in _FUTURE_STATES:
+            row[name] = _mirror(row[name], future=True)
+        elif status in _LIVE_STATES:
+            row[name] = _mirror(row[name], future=is_end)
+
+
+def _order_pairs(e: MinedEntity, row: dict[str, Any]) -> None:
+    """Start before end: start_time/end_time, date_from/date_to, check_in/check_out."""
+    dated = [n for n, c in e.columns.items() if c.kind in ("date", "datetime")]
+    for start in dated:
+        for a, b in zip(_START, _END):
+            end = start.replace(a, b, 1)
+            if a in start and end != start and end in dated and row.get(start) and row.get(end):
+                if row[start] > row[end]:
+                    row[start], row[end] = row[end], row[start]
 
 
 def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, seed: int) -> None:
     rng = random.Random(seed)
     values = _Values(region, rng, seed)
-    values.key_names = {n for t in order for n, c in t.entity.columns.items() if c.kind == "key"}
+    values.key_cols = [c for t in order for c in t.entity.columns.values() if c.kind == "key"]
+    values.key_names = {c.name for c in values.key_cols}
     ids: dict[str, list[Any]] = {}
-    for table in order:
+    born: dict[tuple[str, Any], dt.datetime] = {}
+    for table in _seed_order(order, values.key_names):
         e = table.entity
         keyed = [c for c in e.columns.values() if c.kind == "key"]
         count = min(e.count, *(len(values.key_pool(c)) for c in keyed)) if keyed else e.count
@@ -192,7 +289,18 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
             if e.states:
                 row["status"] = e.states[i] if i < len(e.states) else rng.choice(
                     [e.initial] * 3 + e.states)
-            row["created_at"], row["updated_at"] = _timestamps(rng)
+            _place_dates(e, row)
+            _order_pairs(e, row)
+            parents = [born[(c.ref, row[n])] for n, c in e.columns.items()
+                       if c.kind == "ref" and (c.ref, row[n]) in born]
+            parents += [born[("key:" + n, row[n])] for n, c in e.columns.items()
+                        if c.kind == "text" and ("key:" + n, row[n]) in born]
+            row["created_at"], row["updated_at"] = _timestamps(rng, max(parents, default=None),
+                                                               bool(keyed))
+            created = dt.datetime.strptime(row["created_at"], "%Y-%m-%dT%H:%M:00Z")
+            born[(e.name, row["id"])] = created
+            for c in keyed:
+                born[("key:" + c.name, row[c.name])] = created
             rows.append(row)
         if rows:
             cols = list(rows[0])

@@ -17,7 +17,7 @@ import gzip
 import json
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -134,10 +134,15 @@ def build_mined_world(*, workers: int | None = None, limit: int | None = None,
     todo = candidates(records)[:limit]
     workers = workers or os.cpu_count() or 1
     outcomes = []
+    # Smallest surfaces first, so the bar moves; the priority order is restored afterwards.
+    rank = {r["name"]: i for i, r in enumerate(todo)}
+    jobs = sorted(todo, key=lambda r: len(r["tools"]))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for o in tqdm(pool.map(filter_record, todo, chunksize=2), total=len(todo),
-                      desc="mined world", disable=not progress, unit="env"):
-            outcomes.append(o)
+        futures = [pool.submit(filter_record, r) for r in jobs]
+        for future in tqdm(as_completed(futures), total=len(futures), desc="mined world",
+                           disable=not progress, unit="env"):
+            outcomes.append(future.result())
+    outcomes.sort(key=lambda o: rank[o["package"]])
     kept = _unique(outcomes, set(reserved_ids))
     index = [{"id": o["env_id"], "package": o["package"],
               "version": records[o["package"]]["version"], "title": o["title"],

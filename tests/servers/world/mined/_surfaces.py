@@ -56,6 +56,9 @@ PRICES_TOOLS = [
                 _p("quantity", "number", True), _p("price", "number")]},
     {"name": "cancel_order", "source": "decorator",
      "params": [_p("order_id", required=True)]},
+    {"name": "get_order_status", "source": "decorator",
+     "params": [_p("order_id", required=True)]},
+    {"name": "list_prices", "source": "decorator", "params": [_p("limit", "integer")]},
 ]
 
 
