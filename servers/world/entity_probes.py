@@ -8,11 +8,14 @@ order on fresh sessions.
 from __future__ import annotations
 
 import datetime as dt
+import random
 import sqlite3
 from typing import Any
 
+from . import codes
 from .codes import FORMAT_HELP
 from .constraints import placeholders
+from .data import pool
 from .entity_schema import EPOCH, id_prefix
 from .spec import (
     Capacity,
@@ -70,6 +73,9 @@ def plain_value(f: Field, k: int) -> Any:
         return ["Jordan Lee", "Sam Rivera", "Alex Morgan", "Taylor Brooks", "Casey Kim"][k % 5]
     if f.vocab:
         return f.vocab[k % len(f.vocab)]
+    if f.kind == "pool":
+        values = [v for v in pool(f.source) if v]
+        return values[(k * 7) % len(values)]  # a real value: a city, a company, a test
     return f"New {f.name.replace('_', ' ')} {k + 1}"
 
 
@@ -180,6 +186,8 @@ def _coherent(db, entity: Entity, args: dict[str, Any], tables: dict[str, str],
 def _fresh_unique(f: Field, k: int) -> Any:
     if f.format == "slug":
         return f"fresh-{f.name.replace('_', '-')}-{k + 1}"
+    if f.format in codes.ISSUED and f.format != "semver":
+        return codes.issue(f.format, random.Random(1_000 + k))  # a fresh, well-formed code
     if f.format:
         return plain_value(f, k)
     if f.kind in ("int", "money"):

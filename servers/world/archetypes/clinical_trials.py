@@ -161,7 +161,7 @@ LAB_ORDERS = Archetype(
         Entity("lab_test", "lab_tests", label="test_name", count=20,
                description="A test on the laboratory's menu.", fields=(
             Field("loinc_code", "pool", source="loinc", unique=True, mutable=False,
-                  description="The test's LOINC code"),
+                  format="loinc", description="The test's LOINC code"),
             Field("test_name", "pool", source="lab_test", unique=True),
             Field("specimen_type", "pool", source="lab_specimen", filterable=True,
                   description="The specimen the test runs on"),
