@@ -98,8 +98,8 @@ def _breaker_together(e: Entity, c: UniqueTogether, tables):
 
 def _same_group_rule(b: EnvBuilder, e: Entity, c: SameGroup, tables) -> None:
     group = c.noun or words(c.right.split(".")[-1].removesuffix("_id"))
-    text = (f"{a_an(e.name).capitalize()}'s {_role(c.left)} must belong to the same {group} as "
-            f"its {_role(c.right)}.")
+    text = c.text or (f"{a_an(e.name).capitalize()}'s {_role(c.left)} must belong to the same "
+                      f"{group} as its {_role(c.right)}.")
     left, _, column = c.left.partition(".")
     table = tables[e.field(left).ref]
 

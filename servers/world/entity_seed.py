@@ -133,8 +133,9 @@ class _World:
     """Lookups into the rows seeded before this entity: a referred row's columns, and the ids
     of a table's rows grouped by one column (the members of each DAO)."""
 
-    def __init__(self, conn: sqlite3.Connection, entity: Entity, tables: dict[str, str]) -> None:
-        self.conn, self.entity, self.tables = conn, entity, tables
+    def __init__(self, conn: sqlite3.Connection, entity: Entity, tables: dict[str, str],
+                 rng: random.Random) -> None:
+        self.conn, self.entity, self.tables, self.rng = conn, entity, tables, rng
         self._rows: dict[str, dict[str, dict[str, Any]]] = {}
 
     def row(self, ref_entity: str, ident: Any) -> dict[str, Any]:
@@ -362,8 +363,15 @@ def _policies(entity: Entity, row: dict[str, Any], world: _World, unbroken: set[
         f = entity.field(c.field)
         passed, waiting = policy_states(entity, c)
         if k == breaks:
-            bad = limit + 1 if c.op == "<=" else limit - 1
-            if (f.min is None or bad >= f.min) and (f.max is None or bad <= f.max):
+            # A clear breach, as the ones reviewers catch: well past the cap, well short of the
+            # threshold, within the field's own range.
+            bad = (round(limit * world.rng.uniform(1.2, 2.5)) if c.op == "<="
+                   else limit - world.rng.randint(20, 120))
+            if f.max is not None:
+                bad = min(bad, int(f.max))
+            if f.min is not None:
+                bad = max(bad, int(f.min))
+            if (c.op == "<=" and bad > limit) or (c.op == ">=" and bad < limit):
                 row[c.field] = bad
                 unbroken.discard(k)
             continue
@@ -371,11 +379,11 @@ def _policies(entity: Entity, row: dict[str, Any], world: _World, unbroken: set[
             continue  # a row still waiting for the check may break it
         if c.op == "<=" and row[c.field] > limit:
             low = f.min if f.min is not None else 0
-            row[c.field] = max(type(row[c.field])(limit * 0.6), type(row[c.field])(low))
-            row[c.field] = min(row[c.field], limit)
+            value = round(limit * world.rng.uniform(0.3, 0.95), -2 if f.kind == "money" else 0)
+            row[c.field] = type(row[c.field])(min(max(value, low), limit))
         elif c.op == ">=" and row[c.field] < limit:
             top = f.max if f.max is not None else limit + 60
-            row[c.field] = min(limit + (row[c.field] % 60), top)
+            row[c.field] = min(limit + world.rng.randint(0, 120), top)
 
 
 def _stamp(day: dt.date, rng, after: str = "") -> str:
@@ -512,7 +520,7 @@ def seed_entity(conn: sqlite3.Connection, entity: Entity, values: SeedValues,
             table = tables[entity.field(c.ref).ref]
             parents[(c.ref, c.capacity_field)] = dict(conn.execute(
                 f"SELECT id, {c.capacity_field} FROM {table}").fetchall())
-    world = _World(conn, entity, tables)
+    world = _World(conn, entity, tables, rng)
     ledger, out = _Ledger(), []
     live = next((c.live_states for c in entity.constraints if hasattr(c, "live_states")), ())
     unbroken = {k for k, c in enumerate(entity.constraints) if isinstance(c, Policy)}

@@ -150,6 +150,7 @@ class SameGroup:
     left: str
     right: str
     noun: str = ""                     # what the group is called in messages ("DAO")
+    text: str = ""                     # the rule in prose, where the generic sentence is stiff
 
 
 @dataclass(frozen=True)

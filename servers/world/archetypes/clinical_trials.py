@@ -243,7 +243,9 @@ LAB_ORDERS = Archetype(
             constraints=(
                 RefInState("specimen_id", ("accessioned", "processed")),
                 MaxPerParent("specimen_id", 3, ("preliminary",)),
-                SameGroup("specimen_id.container", "lab_test_id.container", noun="tube"),
+                SameGroup("specimen_id.container", "lab_test_id.container", noun="tube",
+                          text="A result is reported only for a specimen collected in the tube "
+                               "its test needs."),
                 PoolKey("lab_test_id.loinc_code", "loinc"),
             )),
     ),
