@@ -14,7 +14,7 @@ from typing import Any
 
 from agentworld.servers.world.mine._words import words
 
-__all__ = ["Column", "column_for", "PAGING", "QUERY", "SORT", "SINCE", "UNTIL", "PERSON_NOUNS",
+__all__ = ["Column", "column_for", "TRANSPORT", "PAGING", "QUERY", "SORT", "SINCE", "UNTIL", "PERSON_NOUNS",
            "is_ref_name", "ref_noun"]
 
 # Parameters that shape a listing instead of naming a column.
@@ -32,6 +32,17 @@ SINCE = frozenset({"since", "after", "from_date", "start_date", "date_from", "cr
                    "updated_since", "start_time", "from", "min_date"})
 UNTIL = frozenset({"until", "before", "to_date", "end_date", "date_to", "created_before",
                    "end_time", "to", "max_date"})
+# Parameters about the call itself (authentication, output shape, debugging), not the records:
+# accepted and left out of the entity model.
+TRANSPORT = frozenset({"session_id", "sessionid", "auth_token", "access_token", "api_key",
+                       "apikey", "token", "api_token", "bearer_token", "password", "secret",
+                       "client_id", "client_secret", "kwargs", "args", "verbosity", "verbose",
+                       "debug", "format", "output_format", "response_format", "fields",
+                       "timeout", "base_url", "url_base", "host", "port", "dry_run",
+                       "raw", "pretty", "locale", "lang", "language_code", "time_zone",
+                       "timezone", "context", "ctx", "config", "profile", "region_name",
+                       "endpoint", "server", "server_url", "instance", "instance_url",
+                       "user_google_email", "confirm", "force"})
 # Nouns that name a person's role; a ``<role>_id`` refers to the environment's people.
 PERSON_NOUNS = frozenset("user member assignee owner author reporter creator requester approver "
                          "reviewer customer contact employee person agent manager recipient "

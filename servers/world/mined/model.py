@@ -24,6 +24,7 @@ from .columns import (
     QUERY,
     SINCE,
     SORT,
+    TRANSPORT,
     UNTIL,
     Column,
     column_for,
@@ -271,7 +272,9 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
         if name == key:
             continue
         lowered = name.lower()
-        if intent.op in ("list", "count", "aggregate") and lowered in PAGING:
+        if lowered in TRANSPORT or lowered.startswith(("include_", "with_", "show_")):
+            b.options.append(name)
+        elif intent.op in ("list", "count", "aggregate") and lowered in PAGING:
             b.paging[name] = PAGING[lowered]
         elif intent.op in ("list", "count", "aggregate") and lowered in QUERY \
                 and p["type"] == "string":
@@ -322,6 +325,7 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
 
 
 def _key_param(target: str, params: list[dict[str, Any]]) -> str:
+    params = [p for p in params if p["name"].lower() not in TRANSPORT]
     by_name = {p["name"].lower(): p["name"] for p in params
                if p["type"] in ("string", "integer")}      # a row is named by a plain value
     last = target.rsplit("_", 1)[-1]

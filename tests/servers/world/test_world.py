@@ -15,7 +15,7 @@ from agentworld.servers.catalog import REFERENCE_ENVIRONMENTS
 from agentworld.servers.mcp_server import build_mcp_server
 from agentworld.servers.world.cards import archetype_module, load_archetypes, make_cards
 from agentworld.servers.world.filters import run_filters
-from agentworld.servers.world.registry import compiled, world_cards
+from agentworld.servers.world.registry import compiled, is_mined, mined_entries, world_cards
 from agentworld.servers.world.taxonomy import REFERENCE_LEAVES, TAXONOMY
 
 L1S = sorted({c.l1 for c in TAXONOMY})
@@ -45,9 +45,13 @@ def test_cards_are_unique_in_id_and_in_archetype_features_and_region():
     assert len(load_archetypes()) >= 50
 
 
-def test_the_world_index_serves_every_leaf():
+def test_the_world_serves_every_leaf_mined_environments_first():
     shipped = world_cards()
-    assert len(shipped) == 1975 and set(shipped) == {c.id for c in make_cards()}
+    assert len(shipped) == 1975
+    mined = {env_id for env_id, card in shipped.items() if is_mined(card)}
+    assert mined == set(mined_entries())
+    assert set(shipped) - mined <= {c.id for c in make_cards()}
+    assert not set(shipped) & set(REFERENCE_ENVIRONMENTS)
 
 
 def _sample_per_l1(seed: int = 0) -> list[str]:
@@ -71,7 +75,7 @@ def test_a_sample_from_every_category_passes_the_filters_and_serves_mcp(env_id):
             listed = {t.name for t in (await client.list_tools()).tools}
             assert listed == set(env.tools.names())
             results = []
-            for name in [t for t in env.tools.names() if t.startswith(("search_", "get_"))][:4]:
+            for name in [t.name for t in env.tools if t.annotations.read_only][:4]:
                 args = c.probes[name].success(probe_db)[0]
                 results.append(await client.call_tool(name, args))
             return results
