@@ -78,7 +78,7 @@ def _security(settings: HubSettings) -> TransportSecuritySettings | None:
         allowed_origins=["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"])
 
 
-async def _read_body(scope: Scope, receive: Receive) -> bytes | None:
+async def _read_body(receive: Receive) -> bytes | None:
     """A POST's whole body; None when the client left before sending it all."""
     chunks = []
     while True:
@@ -195,7 +195,7 @@ class McpHosts:
         """Hand a request to ``manager`` once a POST body is read whole and found strict JSON;
         a plain tool call on a live session is answered by ``fast`` instead."""
         if scope["method"] == "POST":
-            body = await _read_body(scope, receive)
+            body = await _read_body(receive)
             if body is not None:  # else the client left: the SDK sees the disconnect
                 if not await _strict_body(body, send):
                     return
