@@ -23,13 +23,18 @@ _DATE_GLOB = "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]"
 
 
 def id_prefix(entity: Entity) -> str:
-    """The prefix of an entity's ids: declared, or the first three letters of its first word and
-    the initials of the others (``package`` -> ``pac``, ``package_version`` -> ``pacv``), so
-    two tables of one environment rarely share one (the archetype tests check they never do)."""
+    """The three-letter prefix of an entity's ids: declared, or read from its name (``package``
+    -> ``pac``, ``package_version`` -> ``pav``, ``test_case_run`` -> ``tcr``), so two tables
+    of one environment rarely share one (the archetype tests check they never do). Always
+    three letters: task text recognises ids by that shape."""
     if entity.id_prefix:
         return entity.id_prefix
-    first, *rest = entity.name.split("_")
-    return first[:3] + "".join(w[:1] for w in rest)
+    words = entity.name.split("_")
+    if len(words) == 1:
+        return words[0][:3]
+    if len(words) == 2:
+        return words[0][:2] + words[1][:1]
+    return "".join(w[:1] for w in words[:3])
 
 
 def _quote(values: tuple[str, ...]) -> str:

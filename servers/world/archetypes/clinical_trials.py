@@ -219,7 +219,7 @@ LAB_ORDERS = Archetype(
                 DateOrder("collected_on", "received_on"),
                 RefInState("requisition_id", ("received", "in_progress")),
             )),
-        Entity("test_result", "test_results", id_prefix="tres", label="result_text", count=220,
+        Entity("test_result", "test_results", id_prefix="trs", label="result_text", count=220,
                description="A reported result of one test on a specimen.", fields=(
             Field("specimen_id", "ref", ref="specimen", mutable=False),
             Field("lab_test_id", "ref", ref="lab_test", mutable=False),

@@ -218,7 +218,8 @@ ARCHIVES = Archetype(
                 Transition("lapse", ("registered",), "lapsed",
                            "Lapse the reader's ticket after its validity period."),
             ))),
-        Entity("reading_session", "reading_sessions", label="session_name", count=30, fields=(
+        Entity("reading_session", "reading_sessions",
+               id_prefix="rds", label="session_name", count=30, fields=(
             Field("session_name", "text", vocab=(
                 "Tuesday morning", "Tuesday afternoon", "Wednesday morning",
                 "Wednesday afternoon", "Thursday late opening", "Friday morning",

@@ -107,7 +107,7 @@ TEST_RUNS = Archetype(
                 DateOrder("starts_on", "due_on"),
                 RefInState("project_id", ("active",)),
             )),
-        Entity("test_result", "test_results", id_prefix="tres", label="tester_name", count=240,
+        Entity("test_result", "test_results", id_prefix="trs", label="tester_name", count=240,
                description="The outcome of one test case in one run.", fields=(
             Field("test_run_id", "ref", ref="test_run", mutable=False),
             Field("test_case_id", "ref", ref="test_case", mutable=False),

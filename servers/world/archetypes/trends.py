@@ -22,7 +22,7 @@ METRIC_ALERTS = Archetype(
     features=("sharing", "comments", "notifications", "tags", "audit_log", "search",
               "attachments", "scheduling"),
     entities=(
-        Entity("data_source", "data_sources", label="name", count=18, fields=(
+        Entity("data_source", "data_sources", id_prefix="dsr", label="name", count=18, fields=(
             Field("name", "text", unique=True, vocab=(
                 "Web traffic (GA4)", "Orders warehouse", "CRM pipeline", "App events",
                 "Ad spend", "Support tickets", "Social mentions", "Search console",

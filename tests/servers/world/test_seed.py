@@ -32,6 +32,7 @@ def test_no_two_tables_of_an_archetype_share_an_id_prefix():
     for archetype in load_archetypes().values():
         prefixes = [id_prefix(e) for e in archetype.entities]
         assert len(prefixes) == len(set(prefixes)), (archetype.id, prefixes)
+        assert all(len(p) == 3 and p.isalpha() for p in prefixes), prefixes
 
 
 @pytest.mark.parametrize("archetype_id", [a for a in _SAMPLE if a in load_archetypes()])
