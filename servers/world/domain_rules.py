@@ -60,8 +60,9 @@ def add_domain_rules(b: EnvBuilder, e: Entity, tables: dict[str, str]) -> None:
             tools = tuple(f"{m}_{e.name}" for m in c.moves if f"{m}_{e.name}" in b.tools)
             if tools:
                 b.add_rule(Rule(f"{e.name}-expiry-{c.field}",
-                                f"{a_an(e.name).capitalize()} whose {words(c.field)} has passed "
-                                f"cannot be {either([_past(m) for m in c.moves])}.",
+                                f"{a_an(e.name).capitalize()} cannot be "
+                                f"{either([_past(m) for m in c.moves])} once the date in its "
+                                f"{c.field} field has passed.",
                                 tools, "PRECONDITION_FAILED"), _breaker_expiry(e, c, tools))
 
 
