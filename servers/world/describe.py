@@ -76,6 +76,11 @@ def _meaning(f: Field, noun: str) -> str:
         role = words(f.name.removesuffix("_id"))
         return (f"Id of the {role}" if role == words(f.ref)
                 else f"Id of the {role} ({a_an(f.ref)})")
+    if noun and f.kind == "date":
+        head, *rest = f.name.split("_")
+        if rest in (["on"], ["at"]) and head.endswith("ed"):
+            return f"The date the {noun} was {head}"  # received_on: "the date ... was received"
+        return f"The {noun}'s {name.removesuffix(' on').removesuffix(' date')} date"
     if noun:
         # "account name" of an account reads "name"; "email" of a customer stays "email".
         short = name.removeprefix(noun + " ") if name != noun else name

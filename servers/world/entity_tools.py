@@ -15,7 +15,7 @@ from .builder import EnvBuilder
 from .constraints import check_row
 from .describe import a_an, article, either
 from .entity_schema import field_schema, id_prefix, make_code, row_out, row_schema
-from .spec import Entity, Field, Transition
+from .spec import Entity, Expiry, Field, Policy, Transition
 
 __all__ = ["add_entity_tools", "decode_cursor"]
 
@@ -190,11 +190,25 @@ def _add_transition(b: EnvBuilder, entity: Entity, t: Transition, tables: dict[s
 
     b.tools.tool(name=f"{t.verb}_{entity.name}",
                  description=f"{t.description} Only {_only(entity, t)} can be; it becomes "
-                             f"{t.target.replace('_', ' ')}.",
+                             f"{t.target.replace('_', ' ')}.{_guards(entity, t)}",
                  destructive=t.target in ("cancelled", "deleted", "closed", "archived",
                                           "rejected", "revoked", "terminated"),
                  input=s.obj({"id": _id_arg(entity)}),
                  output=s.obj({entity.name: row_schema(entity)}))(move)
+
+
+def _guards(entity: Entity, t: Transition) -> str:
+    """What else the move checks: the policies and expiries a domain pack puts on it."""
+    out = []
+    for c in entity.constraints:
+        if isinstance(c, Policy) and t.verb in c.moves:
+            bound = "at most" if c.op == "<=" else "at least"
+            parent = entity.field(c.ref).ref.replace("_", " ")
+            out.append(f" Its {c.field.replace('_', ' ')} must be {bound} the "
+                       f"{c.limit.replace('_', ' ')} of its {parent}.")
+        elif isinstance(c, Expiry) and t.verb in c.moves:
+            out.append(f" Refused once its {c.field.replace('_', ' ')} date has passed.")
+    return "".join(out)
 
 
 def _only(entity: Entity, t: Transition) -> str:
