@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import time
 from pathlib import Path
 
 from agentworld.servers.paths import task_dir, template_dir
@@ -51,8 +52,10 @@ def cmd_mined(args: argparse.Namespace) -> int:
     from agentworld.servers.world.mined.world import build_mined_world
 
     reserved = {c.id for c in make_cards()} | set(REFERENCE_ENVIRONMENTS)
+    deadline = time.time() + args.minutes * 60 if args.minutes else None
     report = build_mined_world(workers=args.workers, limit=args.limit, progress=not args.quiet,
-                               snapshot=args.snapshot, reserved_ids=reserved)
+                               snapshot=args.snapshot, reserved_ids=reserved,
+                               memo=Path(args.memo) if args.memo else None, deadline=deadline)
     print(json.dumps({k: v for k, v in report.items() if k not in ("environments", "failed")},
                      indent=2))
     return 0
@@ -126,6 +129,10 @@ def add_world_commands(sub) -> None:
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--limit", type=int, default=None, help="only the first N candidates")
     p.add_argument("--snapshot", default=None, help="default: the pinned snapshot")
+    p.add_argument("--memo", default=None, help="a JSONL file keeping every outcome, so a "
+                   "rerun redoes only what is new")
+    p.add_argument("--minutes", type=float, default=None, help="start no new candidate after "
+                   "this many minutes; write the index from what is done")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=cmd_mined)
 

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
+import itertools
 import json
 import os
 import re
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +96,8 @@ def filter_record(record: dict[str, Any]) -> dict[str, Any]:
                        dropped=provenance["dropped"], problems=report.problems[:8],
                        repaired=attempt == 1, l1=compiled.card.l1, l2=compiled.card.l2,
                        title=compiled.card.title, description=compiled.card.description)
-        if report.passed:
+        outcome["data_findings"] = report.data_findings
+        if report.passed_with_data:
             outcome["passed"] = report.tools >= MIN_TOOLS
             outcome["exclude"] = exclude
             outcome["tool_names"] = sorted(compiled.definition.tools.names())
@@ -126,22 +130,81 @@ def _unique(outcomes: list[dict[str, Any]], taken: set[str]) -> list[dict[str, A
     return kept
 
 
+@functools.cache
+def engine_fingerprint() -> str:
+    """A hash of the compiler's and filters' sources: outcomes memoized under another
+    fingerprint were produced by other code and are recomputed."""
+    digest = hashlib.blake2b(digest_size=8)
+    here = Path(__file__).parent
+    for path in sorted([*here.glob("*.py"), here.parent / "filters.py",
+                        *(here.parent / "data_audit").glob("*.py")]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _memo_key(record: dict[str, Any]) -> str:
+    return f"{record['name']}|{record['version']}|{record['sha256']}|{engine_fingerprint()}"
+
+
+def _load_memo(memo: Path | None) -> dict[str, dict[str, Any]]:
+    if memo is None or not memo.exists():
+        return {}
+    out = {}
+    for line in memo.read_text(encoding="utf-8").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue                  # a line cut short by an interrupted run
+        out[entry["key"]] = entry["outcome"]
+    return out
+
+
 def build_mined_world(*, workers: int | None = None, limit: int | None = None,
                       progress: bool = True, snapshot: str | None = None,
                       reserved_ids: set[str] = frozenset(), out: Path = MINED_INDEX,
-                      report_path: Path = MINED_REPORT) -> dict[str, Any]:
+                      report_path: Path = MINED_REPORT, memo: Path | None = None,
+                      deadline: float | None = None) -> dict[str, Any]:
+    """Filter the snapshot's candidates and write the index and report.
+
+    ``memo`` (a JSONL file) keeps every outcome as it arrives, so an interrupted or repeated
+    build redoes only what is new; after ``deadline`` (a ``time.time()``) no new candidate is
+    started and the index is written from the outcomes in hand.
+    """
     records = snapshot_records(snapshot or str(DEFAULT_SNAPSHOT))
     todo = candidates(records)[:limit]
     workers = workers or os.cpu_count() or 1
-    outcomes = []
+    done = _load_memo(memo)
+    outcomes = [done[_memo_key(r)] for r in todo if _memo_key(r) in done]
     # Smallest surfaces first, so the bar moves; the priority order is restored afterwards.
     rank = {r["name"]: i for i, r in enumerate(todo)}
-    jobs = sorted(todo, key=lambda r: len(r["tools"]))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(filter_record, r) for r in jobs]
-        for future in tqdm(as_completed(futures), total=len(futures), desc="mined world",
-                           disable=not progress, unit="env"):
-            outcomes.append(future.result())
+    jobs = sorted((r for r in todo if _memo_key(r) not in done), key=lambda r: len(r["tools"]))
+    log = memo.open("a", encoding="utf-8") if memo is not None else None
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            pending = {}
+            queue = iter(jobs)
+            bar = tqdm(total=len(jobs), desc="mined world", disable=not progress, unit="env")
+            for r in itertools.islice(queue, workers * 2):
+                pending[pool.submit(filter_record, r)] = r
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    record = pending.pop(future)
+                    outcome = future.result()
+                    outcomes.append(outcome)
+                    if log is not None:
+                        log.write(json.dumps({"key": _memo_key(record), "outcome": outcome})
+                                  + "\n")
+                        log.flush()
+                    bar.update()
+                    if deadline is None or time.time() < deadline:
+                        nxt = next(queue, None)
+                        if nxt is not None:
+                            pending[pool.submit(filter_record, nxt)] = nxt
+            bar.close()
+    finally:
+        if log is not None:
+            log.close()
     outcomes.sort(key=lambda o: rank[o["package"]])
     kept = _unique(outcomes, set(reserved_ids))
     index = [{"id": o["env_id"], "package": o["package"],
@@ -151,6 +214,7 @@ def build_mined_world(*, workers: int | None = None, limit: int | None = None,
               "tool_names": o["tool_names"]} for o in kept]
     out.write_text(json.dumps(index, indent=1, ensure_ascii=False) + "\n")
     report = _report(outcomes, kept)
+    report["not_started"] = len(todo) - len(outcomes)
     report_path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     return report
 
@@ -166,9 +230,14 @@ def _report(outcomes: list[dict[str, Any]], kept: list[dict[str, Any]]) -> dict[
             reason = d["reason"].split(":")[0]
             reasons[reason] = reasons.get(reason, 0) + 1
     kept_share = [len(o["kept"]) / max(o["surface"], 1) for o in kept]
+    findings: dict[str, int] = {}
+    for o in outcomes:
+        for rule, n in (o.get("data_findings") or {}).items():
+            findings[rule] = findings.get(rule, 0) + n
     return {
         "candidates": len(outcomes), "kept": len(kept),
-        "first_pass": {k: rate(k) for k in ("builds", "unit_tests", "audit")},
+        "first_pass": {k: rate(k) for k in ("builds", "unit_tests", "audit", "data")},
+        "data_findings": dict(sorted(findings.items(), key=lambda kv: -kv[1])),
         "passed_after_repair": sum(o["passed"] for o in outcomes),
         "repaired": sum(bool(o.get("repaired")) and o["passed"] for o in outcomes),
         "tools": {"total": sum(len(o["tool_names"]) for o in kept),

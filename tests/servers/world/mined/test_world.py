@@ -72,3 +72,19 @@ def test_the_registry_serves_mined_environments_beside_the_domain_packs(tmp_path
     finally:
         for cached in (registry.mined_entries, registry.world_cards, registry._compiled):
             cached.cache_clear()
+
+
+def test_a_memo_makes_a_second_build_redo_nothing_and_a_deadline_writes_what_is_done(tmp_path):
+    snapshot, memo = _snapshot(tmp_path, _records()), tmp_path / "memo.jsonl"
+    first = build_mined_world(workers=1, progress=False, out=tmp_path / "a.json",
+                              report_path=tmp_path / "ra.json", snapshot=snapshot, memo=memo)
+    lines = memo.read_text().splitlines()
+    assert len(lines) == 3
+    second = build_mined_world(workers=1, progress=False, out=tmp_path / "b.json",
+                               report_path=tmp_path / "rb.json", snapshot=snapshot, memo=memo)
+    assert memo.read_text().splitlines() == lines             # nothing recomputed
+    assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
+    assert second["kept"] == first["kept"]
+    late = build_mined_world(workers=1, progress=False, out=tmp_path / "c.json",
+                             report_path=tmp_path / "rc.json", snapshot=snapshot, deadline=0)
+    assert late["candidates"] + late["not_started"] == 3 and late["not_started"] >= 1
