@@ -8,6 +8,8 @@ mod 11 and IBAN's mod 97.
 
 from __future__ import annotations
 
+import json
+
 import re
 from collections.abc import Callable, Iterator
 
@@ -156,6 +158,17 @@ def code_format(subject: Subject) -> Iterator[Finding]:
             valid, example = STANDARDS[standard]
             for row in table.rows:
                 value = row.get(column)
+                if isinstance(value, str) and value[:1] == "[":
+                    # A JSON list column (owners_email): each item is held to the standard.
+                    try:
+                        items = json.loads(value)
+                    except ValueError:
+                        items = [value]
+                    bad = [i for i in items if not isinstance(i, str) or not valid(i)]
+                    if bad:
+                        yield subject.finding(table.name, row.get("id"), "code_format",
+                                              f"{column} item {bad[0]!r} is not {example}")
+                    continue
                 if isinstance(value, str) and not valid(value):
                     yield subject.finding(table.name, row.get("id"), "code_format",
                                           f"{column} {value!r} is not {example}")

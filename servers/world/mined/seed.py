@@ -166,7 +166,13 @@ class _Values:
         if kind == "enum":
             return rng.choice(col.values)
         if kind == "json":
-            words = list(col.vocab or _QUALIFIERS)
+            lowered = col.name.lower()
+            if "mail" in lowered:
+                words = [p.email for p in self.people[:12]]
+            elif "url" in lowered or "link" in lowered:
+                words = [f"https://{e.plural.replace('_', '-')}.example.com/{k}" for k in range(9)]
+            else:
+                words = list(col.vocab or _QUALIFIERS)
             if col.json_type == "object":
                 return json.dumps({"source": rng.choice(words)}, sort_keys=True)
             return json.dumps(sorted(rng.sample(words, rng.randint(1, 3))))
@@ -258,6 +264,28 @@ def _place_dates(e: MinedEntity, row: dict[str, Any]) -> None:
             row[name] = _mirror(row[name], future=is_end)
 
 
+def _share_groups(e: MinedEntity, row: dict[str, Any], rows_of, entities, rng) -> None:
+    """A row that refers to two records of one group (a task's sprint and project, both of one
+    workspace) takes the second from the first one's group, where it has any."""
+    refs = [(n, c) for n, c in e.columns.items() if c.kind == "ref"]
+    for i, (name_a, col_a) in enumerate(refs):
+        parent = rows_of.get(col_a.ref, {}).get(row.get(name_a))
+        if parent is None:
+            continue
+        groups = {c.ref: parent.get(n) for n, c in entities[col_a.ref].columns.items()
+                  if c.kind == "ref" and parent.get(n) is not None}
+        for name_b, col_b in refs[i + 1:]:
+            if col_b.ref == col_a.ref:
+                continue
+            for group_col, c in entities[col_b.ref].columns.items():
+                if c.kind == "ref" and c.ref in groups:
+                    options = [rid for rid, r in rows_of.get(col_b.ref, {}).items()
+                               if r.get(group_col) == groups[c.ref]]
+                    if options:
+                        row[name_b] = rng.choice(options)
+                    break
+
+
 def _order_pairs(e: MinedEntity, row: dict[str, Any]) -> None:
     """Start before end: start_time/end_time, date_from/date_to, check_in/check_out."""
     dated = [n for n, c in e.columns.items() if c.kind in ("date", "datetime")]
@@ -276,6 +304,8 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
     values.key_names = {c.name for c in values.key_cols}
     ids: dict[str, list[Any]] = {}
     born: dict[tuple[str, Any], dt.datetime] = {}
+    rows_of: dict[str, dict[Any, dict[str, Any]]] = {}
+    entities = {t.entity.name: t.entity for t in order}
     for table in _seed_order(order, values.key_names):
         e = table.entity
         keyed = [c for c in e.columns.values() if c.kind == "key"]
@@ -291,16 +321,17 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
                     [e.initial] * 3 + e.states)
             _place_dates(e, row)
             _order_pairs(e, row)
+            _share_groups(e, row, rows_of, entities, rng)
             parents = [born[(c.ref, row[n])] for n, c in e.columns.items()
                        if c.kind == "ref" and (c.ref, row[n]) in born]
             parents += [born[("key:" + n, row[n])] for n, c in e.columns.items()
-                        if c.kind == "text" and ("key:" + n, row[n]) in born]
+                        if c.kind in ("text", "key") and ("key:" + n, row[n]) in born]
             row["created_at"], row["updated_at"] = _timestamps(rng, max(parents, default=None),
                                                                bool(keyed))
             created = dt.datetime.strptime(row["created_at"], "%Y-%m-%dT%H:%M:00Z")
             born[(e.name, row["id"])] = created
             for c in keyed:
-                born[("key:" + c.name, row[c.name])] = created
+                born.setdefault(("key:" + c.name, row[c.name]), created)
             rows.append(row)
         if rows:
             cols = list(rows[0])
@@ -308,3 +339,4 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
                 f"INSERT INTO {table.name} ({', '.join(q(c) for c in cols)}) VALUES "
                 f"({', '.join('?' for _ in cols)})", [tuple(r[c] for c in cols) for r in rows])
         ids[e.name] = [r["id"] for r in rows]
+        rows_of[e.name] = {r["id"]: r for r in rows}
