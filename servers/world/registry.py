@@ -68,24 +68,36 @@ def is_mined(card: ThemeCard) -> bool:
 
 @functools.cache
 def world_cards() -> dict[str, ThemeCard]:
-    """The shipped world: every mined environment, then domain-pack environments where a
-    category has fewer mined ones than it has leaves, up to the world's size."""
+    """The shipped world, category by category: each second-level category serves as many
+    leaves as the taxonomy gives it, mined environments first (in the index's priority order),
+    then domain-pack environments for the leaves no mined server fills."""
     packs = _pack_cards()
-    mined = [_mined_card(e) for e in mined_entries().values()]
-    if not mined:
+    entries = list(mined_entries().values())
+    if not entries:
         return {card.id: card for card in packs}
-    deficit = {c.l2: c.leaves for c in TAXONOMY}
-    for card in mined:
-        deficit[card.l2] = deficit.get(card.l2, 0) - 1
-    taken = {card.id for card in mined}
-    fill = []
+    room = {c.l2: c.leaves for c in TAXONOMY}
+    for card in packs:                        # the reference environments' leaves stay theirs
+        room.setdefault(card.l2, 0)
+    room = {l2: n - _reference_leaves(l2) for l2, n in room.items()}
+    chosen: list[ThemeCard] = []
+    for entry in entries:
+        if room.get(entry["l2"], 0) > 0:
+            room[entry["l2"]] -= 1
+            chosen.append(_mined_card(entry))
+    taken = {card.id for card in chosen}
     for card in packs:
-        if len(mined) + len(fill) >= len(packs):
-            break
-        if deficit.get(card.l2, 0) > 0 and card.id not in taken:
-            deficit[card.l2] -= 1
-            fill.append(card)
-    return {card.id: card for card in mined + fill}
+        if room.get(card.l2, 0) > 0 and card.id not in taken:
+            room[card.l2] -= 1
+            chosen.append(card)
+    order = {c.l2: i for i, c in enumerate(TAXONOMY)}
+    chosen.sort(key=lambda card: order.get(card.l2, len(order)))   # stable: mined first
+    return {card.id: card for card in chosen}
+
+
+def _reference_leaves(l2: str) -> int:
+    from .taxonomy import REFERENCE_LEAVES
+
+    return sum(1 for category in REFERENCE_LEAVES.values() if category == l2)
 
 
 def world_ids() -> list[str]:

@@ -49,9 +49,17 @@ def test_the_world_serves_every_leaf_mined_environments_first():
     shipped = world_cards()
     assert len(shipped) == 1975
     mined = {env_id for env_id, card in shipped.items() if is_mined(card)}
-    assert mined == set(mined_entries())
+    assert mined <= set(mined_entries())
     assert set(shipped) - mined <= {c.id for c in make_cards()}
     assert not set(shipped) & set(REFERENCE_ENVIRONMENTS)
+    served = Counter(card.l2 for card in shipped.values())
+    own = Counter(REFERENCE_LEAVES.values())
+    assert all(served[c.l2] + own[c.l2] == c.leaves for c in TAXONOMY)
+    # A category serves a domain-pack environment only where mined servers run out.
+    for category in TAXONOMY:
+        available = sum(1 for e in mined_entries().values() if e["l2"] == category.l2)
+        assert sum(1 for e in mined if shipped[e].l2 == category.l2) == min(
+            available, category.leaves - own[category.l2])
 
 
 def _sample_per_l1(seed: int = 0) -> list[str]:

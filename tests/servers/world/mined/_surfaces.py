@@ -62,7 +62,7 @@ PRICES_TOOLS = [
 ]
 
 
-def record(name, tools, *, l1="Productivity & Collaboration", l2="Project Management",
+def record(name, tools, *, l1="Software Development", l2="Issue Tracking & Project Management",
            version="1.2.0", selected=True, duplicate_of=""):
     return {"name": name, "version": version, "status": "mined", "file": f"{name}-{version}.whl",
             "sha256": "ab" * 32, "kind": "wheel", "licence": "MIT", "reason": "", "tools": tools,
