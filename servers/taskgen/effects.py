@@ -175,14 +175,22 @@ def _table_checks(diff: _Diff, table: str, state: tuple, guard: dict) -> list[Ch
     if new_a:
         guard["added"][table] = len(new_a)
     wanted: dict[str, tuple[dict, int]] = {}
+    bare = 0
     for row_a, row_b in zip(new_a, new_b, strict=False):
         values = diff.content(row_a, row_b, keys)
         if values:
             label = repr(sorted(values.items(), key=lambda kv: kv[0]))
             wanted[label] = (values, wanted.get(label, (values, 0))[1] + 1)
+        else:
+            bare += 1
     for values, times in wanted.values():
         checks.append({"kind": "row_added", "table": table, "values": values, "points": 2,
                        "at_least": times, "name": f"new row in {table}"})
+    if bare:
+        # A row created with nothing stable in it (an api key made with no arguments) is
+        # still an effect: the table must gain as many rows as the reference made.
+        checks.append({"kind": "row_added", "table": table, "values": {}, "points": 2,
+                       "at_least": len(new_a), "name": f"{len(new_a)} new row(s) in {table}"})
     gone = [k for k in before if k not in after_a]
     if gone:
         guard["removed"][table] = gone
