@@ -45,9 +45,11 @@ _ID_LIKE = re.compile(r"^[a-z]{2,5}_[0-9a-z]{6,}$|^[A-Z]{2,5}-[0-9A-Z]{4,}$")
 
 
 def _ident(name: str) -> str:
+    """A table or column name, quoted: mined servers name tables and columns ``values`` or
+    ``order``, which SQL reserves."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"not an identifier: {name!r}")
-    return name
+    return f'"{name}"'
 
 
 def table_keys(db: sqlite3.Connection, table: str) -> list[str]:

@@ -96,7 +96,9 @@ def generate_tasks(env: Environment, *, compiled=None, seed: int = 0,
     report = GenerationReport(env.id)
     kept: list[TaskRecord] = []
     _gate(env, list(existing), report, graph, kept, len(existing))
-    if compiled is not None:
+    # The shapes are written over the domain packs' tool names (search_, create_, cancel_);
+    # a mined surface keeps its server's own names and gets graph tasks only.
+    if compiled is not None and not compiled.archetype.id.startswith("mined:"):
         db = env.template.clone()
         try:
             long = programmatic_tasks(env, compiled, db, rng, count=LONG_PER_ENV + 2, long=True)

@@ -11,14 +11,18 @@ from agentworld.servers import Environment
 from agentworld.servers.taskgen.gates import random_agent_passes, replay
 from agentworld.servers.taskgen.generate import generate_tasks
 from agentworld.servers.tasks import VerifierInput
-from agentworld.servers.world.registry import compiled, world_cards
+from agentworld.servers.world.registry import compiled, is_mined, world_cards
 
 
 def _one_per_category() -> list[str]:
+    # Domain-pack environments: programmatic and graph tasks both. Mined surfaces get graph
+    # tasks only, and not yet on every one (servers whose tools share no keys have no walks);
+    # the audit test covers a mined environment.
     rng = random.Random(5)
     by_l1: dict[str, list[str]] = {}
     for card in world_cards().values():
-        by_l1.setdefault(card.l1, []).append(card.id)
+        if not is_mined(card):
+            by_l1.setdefault(card.l1, []).append(card.id)
     return [rng.choice(sorted(ids)) for _, ids in sorted(by_l1.items())]
 
 
@@ -37,7 +41,8 @@ def sampled_tasks():
 
 
 def test_the_sample_covers_every_top_level_category():
-    assert len({world_cards()[i].l1 for i in SAMPLE}) == 20
+    with_packs = {c.l1 for c in world_cards().values() if not is_mined(c)}
+    assert {world_cards()[i].l1 for i in SAMPLE} == with_packs and len(with_packs) >= 15
 
 
 def test_oracle_one_noop_zero_random_under_two_percent(sampled_tasks):
