@@ -16,7 +16,7 @@ CONFIG = ArenaConfig(
     rounds=2, policy="scripted-fail:cancel_,update_", trainer="scripted-practice",
     categories=("Travel & Transportation", "Finance & Markets", "Software Development",
                 "Media & Entertainment", "Healthcare & Life Sciences", "News & Trends",
-                "Cryptocurrency & Web3", "Document & Design"),
+                "Cryptocurrency & Web3", "Weather & Geospatial"),
     eval_tasks_per_env=3, weak_envs=3, train_tasks_per_env=4, complexify=1)
 
 

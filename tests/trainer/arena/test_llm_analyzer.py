@@ -71,7 +71,7 @@ def test_cli_evolve_with_the_llm_analyzer(fake_openai, tmp_path, capsys):
     url, requests = fake_openai
     out = tmp_path / "run"
     code = main(["evolve", "--rounds", "1", "--policy", "scripted-fail:update_",
-                 "--envs", "heritage-palace-hotel", "market-research-focus-groups",
+                 "--envs", "heritage-palace-hotel", "hostel-bed-booking",
                  "--eval-tasks", "3", "--weak-envs", "1", "--train-tasks", "2",
                  "--complexify", "0", "--analyzer-endpoint", f"{url}/v1",
                  "--analyzer-model", "judge", "--out", str(out)])
