@@ -14,8 +14,8 @@ from typing import Any
 
 from agentworld.servers.world.mine._words import words
 
-__all__ = ["Column", "column_for", "TRANSPORT", "PAGING", "QUERY", "SORT", "SINCE", "UNTIL", "PERSON_NOUNS",
-           "is_ref_name", "ref_noun"]
+__all__ = ["Column", "column_for", "TRANSPORT", "PAGING", "QUERY", "SORT", "SINCE", "UNTIL",
+           "PERSON_NOUNS", "is_ref_name", "ref_noun", "is_option", "evident_type"]
 
 # Parameters that shape a listing instead of naming a column.
 PAGING = {"limit": "limit", "max_results": "limit", "page_size": "limit", "per_page": "limit",
@@ -43,6 +43,22 @@ TRANSPORT = frozenset({"session_id", "sessionid", "auth_token", "access_token", 
                        "timezone", "context", "ctx", "config", "profile", "region_name",
                        "endpoint", "server", "server_url", "instance", "instance_url",
                        "user_google_email", "confirm", "force"})
+# Switches that shape one call (what to return, whether to overwrite, how to run), not a record:
+# accepted and left out of the entity model, like TRANSPORT.
+_OPTION_NAMES = frozenset("operation action mode overwrite recursive wait refresh apply save backup "
+                          "compact detailed detail full paginate permanent reply_all as_json "
+                          "summary_only use_cache force_refresh fetch_all notify "
+                          "send_notification send_notifications cascade preview silent quiet "
+                          "validate validate_only async".split())
+_OPTION_PREFIXES = ("include_", "with_", "show_", "exclude_", "drop_", "skip_", "return_",
+                    "expand_", "ignore_", "preserve_", "strip_", "fetch_", "convert_", "as_",
+                    "force_", "use_", "auto_")
+# Names that say a parameter is one plain value even where the package declares a class the
+# static reader cannot resolve (``limit: PositiveInt``, ``title: Title``): read as that value.
+_EVIDENT_STRING = frozenset("name title subject body content text message description note notes "
+                            "comment summary query status state region path kind email "
+                            "label slug".split())
+_EVIDENT_NUMBER = frozenset("latitude longitude lat lng lon".split())
 # Nouns that name a person's role; a ``<role>_id`` refers to the environment's people.
 PERSON_NOUNS = frozenset("user member assignee owner author reporter creator requester approver "
                          "reviewer customer contact employee person agent manager recipient "
@@ -77,6 +93,29 @@ def is_ref_name(name: str) -> bool:
     return len(parts) >= 2 and parts[-1] in ("id", "uid", "ids", "key", "gid")
 
 
+def is_option(name: str) -> bool:
+    """A parameter about the call itself: transport, output shape or a one-call switch."""
+    lowered = name.lower()
+    return lowered in TRANSPORT or lowered in _OPTION_NAMES or lowered.startswith(
+        _OPTION_PREFIXES)
+
+
+def evident_type(name: str, declared: str) -> str:
+    """The declared type, or for an unresolved ``object`` the plain type the name makes evident
+    (``*_id`` and text names are strings, paging sizes integers, coordinates numbers)."""
+    if declared != "object":
+        return declared
+    lowered = name.lower()
+    if lowered in PAGING and PAGING[lowered] in ("limit", "offset", "page"):
+        return "integer"
+    if lowered in _EVIDENT_NUMBER:
+        return "number"
+    if lowered in _EVIDENT_STRING or lowered in PAGING or lowered == "id" or (
+            is_ref_name(name) and not lowered.endswith("ids")):
+        return "string"
+    return declared
+
+
 def ref_noun(name: str) -> str:
     return "_".join(words(name)[:-1][-2:])
 
@@ -93,6 +132,12 @@ def _number_range(name: str, integer: bool) -> tuple[float, float]:
         return (0, 100)
     if parts & {"quantity", "qty", "capacity", "seats", "stock", "units"}:
         return (1, 250)
+    if parts & {"bpm", "tempo"}:
+        return (60, 180)
+    if parts & {"numerator", "denominator"}:
+        return (2, 8)
+    if parts & {"index", "position", "order", "rank"}:
+        return (0, 39) if integer else (0, 100)
     if parts & {"minutes", "duration"}:
         return (15, 240)
     if parts & {"hours"}:

@@ -21,6 +21,8 @@ from agentworld.servers.world.compile import CompiledEnvironment
 from agentworld.servers.world.data import SOURCES, region, regions
 from agentworld.servers.world.spec import Archetype, Entity, Field, Lifecycle, ThemeCard, Transition
 
+from agentworld.servers.world.mine._words import singular, words
+
 from .model import Binding, Drop, MinedModel, build_model
 from .ops import Table, add_tool
 from .packs import borrow
@@ -34,6 +36,8 @@ MIN_KEPT_FOR_TOP_UP = 6      # a smaller kept surface is not a service worth com
 _NAME_NOISE = frozenset("mcp server servers py python fastmcp tool tools sdk api plugin "
                         "integration client".split())
 _REPUBLISHERS = ("iflow-mcp-", "mseep-", "mcp-server-", "mcparmory-")
+_TITLE_NOISE = frozenset("get list create update delete set add remove search the and for "
+                         "with".split())
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -167,7 +171,7 @@ def compile_mined(record: dict[str, Any], *, env_id: str | None = None,
     rules = rules_for(bindings, tables, refs_to)
     digest = int.from_bytes(hashlib.blake2b(env_id.encode(), digest_size=4).digest(), "big")
     region_code = regions()[digest % len(regions())]
-    card = ThemeCard(id=env_id, title=_title(env_id),
+    card = ThemeCard(id=env_id, title=_surface_title(env_id, model, legal),
                      description=_description(record, model, order),
                      l1=record.get("l1", ""), l2=record.get("l2", ""), l3=_title(env_id),
                      archetype=f"mined:{record['name']}", features=(), region=region_code,
@@ -193,6 +197,19 @@ def compile_mined(record: dict[str, Any], *, env_id: str | None = None,
         seed=seed, tools=toolset)
     return MinedCompiled(card, _archetype(env_id, model, order), definition, tuple(rules),
                          probes, {b.tool: "added" for b in added})
+
+
+def _surface_title(env_id: str, model: MinedModel, kept: list[Binding]) -> str:
+    """The package's name, followed by what the service mostly keeps (``Fujitsu SDT
+    (simulations)``) when the name alone says nothing about its tools."""
+    base = _title(env_id)
+    tool_words = {singular(w) for b in kept for w in words(b.tool) if len(w) > 2}
+    if {singular(w) for w in words(env_id) if len(w) > 2} & tool_words - _TITLE_NOISE:
+        return base
+    main = Counter(b.entity for b in kept if b.entity).most_common(1)
+    if not main:
+        return base
+    return f"{base} ({model.entities[main[0][0]].plural.replace('_', ' ')})"
 
 
 def _description(record: dict[str, Any], model: MinedModel, order: list[Table]) -> str:

@@ -24,10 +24,11 @@ from .columns import (
     QUERY,
     SINCE,
     SORT,
-    TRANSPORT,
     UNTIL,
     Column,
     column_for,
+    evident_type,
+    is_option,
     is_ref_name,
     ref_noun,
     widen,
@@ -39,7 +40,9 @@ __all__ = ["Binding", "MinedEntity", "MinedModel", "build_model", "Drop"]
 # Nouns that name a field of a row rather than a kind of row: set_task_priority(task_id, ...).
 _FIELD_NOUNS = frozenset("status state priority title name description tag label assignee "
                          "owner due_date deadline note notes estimate rating visibility "
-                         "category color colour".split())
+                         "category color colour length position volume pan size duration "
+                         "width height properties property details detail info metadata "
+                         "settings".split())
 # Keys that name a row, in the order they are preferred.
 _KEY_NAMES = ("id", "uid", "key", "slug", "code", "number", "identifier", "handle", "symbol",
               "username", "name", "title")
@@ -184,6 +187,8 @@ def _ref_target(noun: str, entities: set[str]) -> str:
 
 def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
     """Read a surface (the snapshot's tool facts) into entities and bindings."""
+    tools = [{**t, "params": None if t.get("params") is None else [
+        {**p, "type": evident_type(p["name"], p["type"])} for p in t["params"]]} for t in tools]
     names = [t["name"] for t in tools]
     prefixes = _prefixes(package, names)
     intents: dict[str, Intent] = {}
@@ -195,7 +200,11 @@ def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
         elif t.get("params") is None:
             dropped.append(Drop(t["name"], "its parameters are not declared statically"))
         else:
-            intents[t["name"]] = Intent(intent.verb, intent.op, _clean_noun(intent.noun),
+            # get_item_properties reads one item, though "properties" is plural.
+            op = "get" if intent.op == "list" and intent.noun.rsplit("_", 1)[-1] in (
+                "properties", "property", "details", "detail", "settings", "setting", "info",
+                "metadata") else intent.op
+            intents[t["name"]] = Intent(intent.verb, op, _clean_noun(intent.noun),
                                         intent.plural, intent.reason)
     nouns = {i.noun for i in intents.values() if i.noun and i.noun not in _FIELD_NOUNS}
     main = Counter(i.noun for i in intents.values() if i.noun in nouns).most_common(1)
@@ -256,7 +265,7 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
     if key:
         b.key = key
         lowered = key.lower()
-        if lowered in ("id", f"{target}_id") or (is_ref_name(key) and _ref_target(
+        if lowered in ("id", f"{target}_id", target) or (is_ref_name(key) and _ref_target(
                 ref_noun(key), known) == target):
             b.key_column = "id"
             integer = next(p for p in params if p["name"] == key)["type"] == "integer"
@@ -272,7 +281,7 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
         if name == key:
             continue
         lowered = name.lower()
-        if lowered in TRANSPORT or lowered.startswith(("include_", "with_", "show_")):
+        if is_option(name):
             b.options.append(name)
         elif intent.op in ("list", "count", "aggregate") and lowered in PAGING:
             b.paging[name] = PAGING[lowered]
@@ -310,9 +319,12 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
                     if isinstance(v, str) and v and v not in e.states:
                         e.states.append(v)
         elif e is not None:
-            e.add(column_for(name, p["type"], p.get("enum"), p.get("items")))
-            if name in e.columns:
-                b.columns[name] = name
+            # rename_track(track_index, new_name) changes the track's name.
+            column = name[4:] if intent.op == "update" and lowered.startswith("new_") \
+                and len(name) > 5 and name[4:].lower() not in _RESERVED else name
+            e.add(column_for(column, p["type"], p.get("enum"), p.get("items")))
+            if column in e.columns:
+                b.columns[name] = column
             else:
                 b.options.append(name)
     if intent.op == "transition":
@@ -325,10 +337,12 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
 
 
 def _key_param(target: str, params: list[dict[str, Any]]) -> str:
-    params = [p for p in params if p["name"].lower() not in TRANSPORT]
-    by_name = {p["name"].lower(): p["name"] for p in params
-               if p["type"] in ("string", "integer")}      # a row is named by a plain value
+    params = [p for p in params if not is_option(p["name"])]
+    by_name = {p["name"].lower(): p["name"] for p in params       # a row is named by a plain
+               if p["type"] in ("string", "integer", "any")}  # (or undeclared) value
     last = target.rsplit("_", 1)[-1]
+    if target in {p["name"].lower() for p in params if p["type"] in ("string", "integer", "any")}:
+        return next(p["name"] for p in params if p["name"].lower() == target)   # delete_item(item)
     for candidate in ("id", f"{target}_id", f"{last}_id", f"{target}id", f"{last}id",
                       f"{target}_uid", f"{target}_key", f"{target}_name", f"{target}_slug",
                       f"{target}_number", f"{last}_name", f"{last}_key"):
@@ -337,9 +351,11 @@ def _key_param(target: str, params: list[dict[str, Any]]) -> str:
     for key in _KEY_NAMES:
         if key in by_name and key not in ("name", "title"):
             return by_name[key]
-    # Else the first required plain value names the row (remove_member(email)).
-    required = [p for p in params if p.get("required") and p["type"] in ("string", "integer")
-                and not is_ref_name(p["name"]) and not p.get("enum")]
+    # Else the first required plain value names the row (remove_member(email)); a number names
+    # one only when it says it is an index or a number (a time signature's numerator does not).
+    required = [p for p in params if p.get("required") and not is_ref_name(p["name"])
+                and not p.get("enum") and (p["type"] == "string" or p["type"] == "integer" and set(
+                    words(p["name"])) & {"index", "idx", "number", "no", "num", "position"})]
     return required[0]["name"] if required else ""
 
 

@@ -205,7 +205,7 @@ def _order(binding: Binding, table: Table, args: dict[str, Any]) -> str:
 
 
 def _list(binding: Binding, table: Table, tables, refs_to):
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         where, params = _filters(binding, table, args)
         clause = " AND ".join(where)
         total = ctx.scalar(f"SELECT COUNT(*) FROM {table.name} WHERE {clause}", params)
@@ -248,7 +248,7 @@ def _list(binding: Binding, table: Table, tables, refs_to):
 def _aggregate(binding: Binding, table: Table, tables, refs_to):
     numbers = [n for n, c in table.entity.columns.items() if c.kind in ("int", "float")][:4]
 
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         where, params = _filters(binding, table, args)
         clause = " AND ".join(where)
         out: dict[str, Any] = {"entity": table.entity.plural, "total": ctx.scalar(
@@ -268,7 +268,7 @@ def _aggregate(binding: Binding, table: Table, tables, refs_to):
 
 
 def _get(binding: Binding, table: Table, tables, refs_to):
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         if not binding.key:
             row = ctx.one(f"SELECT * FROM {table.name} ORDER BY created_at DESC, id LIMIT 1")
             if row is None:
@@ -310,7 +310,7 @@ def _written(binding: Binding, table: Table, args: dict[str, Any]) -> dict[str, 
 
 
 def _create(binding: Binding, table: Table, tables, refs_to):
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         values = _written(binding, table, args)
         _check_state(table, values.get("status"))
         _check_refs(ctx, binding, table, tables, values)
@@ -338,7 +338,7 @@ def _editable(table: Table, row: dict[str, Any]) -> None:
 
 
 def _update(binding: Binding, table: Table, tables, refs_to):
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         row = table.require(ctx, binding.key_column, _key_value(binding, table, args))
         values = _written(binding, table, args)
         if not values:
@@ -355,7 +355,7 @@ def _update(binding: Binding, table: Table, tables, refs_to):
 
 
 def _clear(binding: Binding, table: Table, tables, refs_to):
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         row = table.require(ctx, binding.key_column, _key_value(binding, table, args))
         _editable(table, row)
         values = _written(binding, table, args)
@@ -386,7 +386,7 @@ def _clear(binding: Binding, table: Table, tables, refs_to):
 
 
 def _delete(binding: Binding, table: Table, tables, refs_to):
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         row = table.require(ctx, binding.key_column, _key_value(binding, table, args))
         for other, column in refs_to:
             n = ctx.scalar(f"SELECT COUNT(*) FROM {other.name} WHERE {q(column)} = ?",
@@ -404,7 +404,7 @@ def _delete(binding: Binding, table: Table, tables, refs_to):
 def _transition(binding: Binding, table: Table, tables, refs_to):
     sources, target = table.entity.moves[binding.tool]
 
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         row = table.require(ctx, binding.key_column, _key_value(binding, table, args))
         if row.get("status") not in sources:
             raise ToolError(ErrorCode.PRECONDITION_FAILED,
@@ -421,7 +421,7 @@ def _transition(binding: Binding, table: Table, tables, refs_to):
 
 
 def _flag(binding: Binding, table: Table, tables, refs_to):
-    def fn(ctx: ToolContext, **args: Any) -> dict[str, Any]:
+    def fn(ctx: ToolContext, /, **args: Any) -> dict[str, Any]:
         row = table.require(ctx, binding.key_column, _key_value(binding, table, args))
         values = {q(k): v for k, v in _written(binding, table, args).items()}
         ctx.update(table.name, row["id"], {**values, q(binding.target): int(binding.flag_value),

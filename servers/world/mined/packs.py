@@ -17,6 +17,9 @@ from .model import MinedModel
 
 __all__ = ["borrow", "pack_fields"]
 
+_GENERIC = frozenset("item entry record object resource element node data entity asset "
+                     "property detail".split())
+
 
 @functools.cache
 def pack_fields() -> dict[str, list[tuple[str, str, dict[str, Field]]]]:
@@ -46,7 +49,9 @@ def field_vocab() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
 
 
 def _any_pack_vocab(name: str, l2: str) -> tuple[str, ...]:
-    options = sorted(field_vocab().get(name, []), key=lambda o: o[0] != l2)
+    """The phrases of a same-named field in a pack of the same category (another category's
+    ``item`` or ``type`` means something else)."""
+    options = [o for o in field_vocab().get(name, []) if o[0] == l2]
     return options[0][1] if options else ()
 
 
@@ -57,6 +62,10 @@ def borrow(model: MinedModel, l2: str) -> int:
     for entity in model.entities.values():
         options = packs.get(entity.name) or packs.get(entity.name.rsplit("_", 1)[-1]) or []
         options = sorted(options, key=lambda o: o[0] != l2)
+        if entity.name.rsplit("_", 1)[-1] in _GENERIC or entity.name not in packs:
+            # An audio ``item`` is not a catering ``item``: generic and partial matches borrow
+            # only from packs of the server's own category.
+            options = [o for o in options if o[0] == l2]
         for _, label, fields in options[:1]:
             for name, col in list(entity.columns.items()):
                 field = fields.get(name) or (fields.get(label) if name == entity.label else None)

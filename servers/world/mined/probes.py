@@ -93,7 +93,9 @@ def _args(binding: Binding, table: Table, row: dict[str, Any] | None, k: int, *,
                     value = row.get(binding.columns[name])
         value = _typed(value, p)
         if value is None or value == []:
-            value = _filler(p, k, binding)
+            col = table.entity.columns.get(binding.columns.get(name, name))
+            # A made-up value for a unique column stays clear of the seeded ones (1..40).
+            value = _filler(p, k + 900 if col is not None and col.unique else k, binding)
         out[name] = value
     return out
 

@@ -23,6 +23,7 @@ from agentworld.servers.world.entity_schema import EPOCH
 from .columns import Column
 from .model import MinedEntity
 from .ops import Table, q
+from .text import SLUG_WORDS, plain_text
 
 __all__ = ["table_ddl", "seed_tables", "KEY_POOL_SIZE"]
 
@@ -93,6 +94,7 @@ class _Values:
         self.key_names: set[str] = set()
         self.key_cols: list[Column] = []
         self.roles: dict[str, int] = {}
+        self.issued: set[str] = set()      # key columns whose owning table is seeded
 
     def person(self, column: str, i: int):
         """Each role (customer, assignee, author: a column's name without _name/_email) draws
@@ -110,8 +112,12 @@ class _Values:
         if col.name not in self.keys:
             col = owner                    # the key column's type decides, not a namesake's
             rng = random.Random(col.name)
-            if col.json_type == "integer":
-                values: list[Any] = rng.sample(range(1000, 99999), KEY_POOL_SIZE)
+            if col.json_type == "integer" and set(col.name.lower().split("_")) & {
+                    "index", "idx", "number", "no", "num", "position"}:
+                start = 0 if "ind" in col.name.lower() else 1     # indexes count from 0
+                values: list[Any] = list(range(start, start + KEY_POOL_SIZE))
+            elif col.json_type == "integer":
+                values = rng.sample(range(1000, 99999), KEY_POOL_SIZE)
             elif "symbol" in col.name.lower() or "ticker" in col.name.lower():
                 values = sorted({rng.choice(_TICKER_SYLLABLES) + rng.choice(_TICKER_SYLLABLES)
                                  for _ in range(KEY_POOL_SIZE * 2)})[:KEY_POOL_SIZE]
@@ -120,7 +126,7 @@ class _Values:
             elif "user" in col.name.lower():
                 values = [p.email.split("@")[0] for p in self.people[:KEY_POOL_SIZE]]
             else:
-                values = [f"{t.lower()}-{q}" for t, q in zip(_THEMES, _QUALIFIERS * 2)]
+                values = _text_keys(col.name, rng)
             self.keys[col.name] = values
         return self.keys[col.name]
 
@@ -141,8 +147,10 @@ class _Values:
         if kind == "key":
             keys = self.key_pool(col)
             return keys[i % len(keys)]
-        if col.name in self.key_names and kind == "text":
-            return rng.choice(self.key_pool(col))     # list_orders(symbol) finds real symbols
+        if col.name in self.key_names and kind in ("text", "int"):
+            # list_orders(symbol) finds real symbols; an item's track_index names a real track.
+            # Where a cycle seeded this table before the key's owner, the value is not set.
+            return rng.choice(self.key_pool(col)) if col.name in self.issued else None
         if kind in ("name", "email"):
             person = self.person(col.name, i)
             return person.name if kind == "name" else person.email
@@ -166,23 +174,55 @@ class _Values:
         if kind == "enum":
             return rng.choice(col.values)
         if kind == "json":
-            lowered = col.name.lower()
-            if "mail" in lowered:
-                words = [p.email for p in self.people[:12]]
-            elif "url" in lowered or "link" in lowered:
-                words = [f"https://{e.plural.replace('_', '-')}.example.com/{k}" for k in range(9)]
-            else:
-                words = list(col.vocab or _QUALIFIERS)
-            if col.json_type == "object":
-                return json.dumps({"source": rng.choice(words)}, sort_keys=True)
-            return json.dumps(sorted(rng.sample(words, rng.randint(1, 3))))
+            return self.structured(e, col, i)
         if kind in ("city", "country", "currency", "company"):
             return rng.choice(pool(kind, self.region.code))
         if col.vocab:
             return rng.choice(col.vocab)
         if col.name.lower().split("_")[-1] in _LONG_TEXT:
             return rng.choice(_NOTES)
-        return self.label(e, col, i)
+        # A second text column is its own value, never a copy of the row's name.
+        return plain_text(col.name, e.name, i, rng)
+
+    def structured(self, e: MinedEntity, col: Column, i: int) -> str:
+        """An array or object column: lists of the things its name says (files, emails, links,
+        tags); a key-value column carries the bookkeeping such maps hold in practice, and a
+        settings- or payload-like one starts empty, as most records' do."""
+        rng, lowered = self.rng, col.name.lower()
+        noun = e.name.replace("_", "-")
+        if col.json_type == "object":
+            if any(w in lowered for w in ("metadata", "attribute", "propert", "custom", "label",
+                                          "tag", "extra")):
+                owner = self.person("owner", i)
+                return json.dumps({"owner": owner.email, "team": _QUALIFIERS[i % 20]},
+                                  sort_keys=True)
+            return "{}"
+        if "mail" in lowered or "recipient" in lowered:
+            items = [p.email for p in self.people[:12]]
+        elif "url" in lowered or "link" in lowered:
+            items = [f"https://{e.plural.replace('_', '-')}.example.com/{k}" for k in range(9)]
+        elif any(w in lowered for w in ("file", "attachment", "document", "path")):
+            items = [f"{q}-{noun}.{ext}" for q, ext in zip(_QUALIFIERS, ("pdf", "csv", "docx",
+                                                                        "png", "xlsx") * 4)]
+        elif lowered.endswith(("ids", "_id")):
+            return "[]"
+        else:
+            items = list(col.vocab or _QUALIFIERS)
+        return json.dumps(sorted(rng.sample(items, rng.randint(1, 3))))
+
+
+def _text_keys(column: str, rng: random.Random) -> list[str]:
+    """KEY_POOL_SIZE distinct values for a text key, shaped by its name (versions look like
+    versions) and distinct from every other key column's (a role's name is not a capability's)."""
+    noun = "-".join(w for w in column.lower().split("_") if w not in (
+        "name", "key", "slug", "id", "code", "handle", "or", "path", "file", "filename",
+        "filepath")) or "item"
+    values = list(dict.fromkeys(plain_text(column, noun, i, rng) for i in range(KEY_POOL_SIZE)))
+    if len(values) == KEY_POOL_SIZE and not any(" " in v for v in values):
+        return values
+    return [f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{noun}" + (f"-{i // len(SLUG_WORDS) + 1}"
+                                                           if i >= len(SLUG_WORDS) else "")
+            for i in range(KEY_POOL_SIZE)]
 
 
 _CLOCK = dt.datetime.combine(EPOCH, dt.time(9, 0))
@@ -210,23 +250,29 @@ def _seed_order(order: list[Table], key_names: set[str]) -> list[Table]:
     the tables that name it, where that makes no cycle."""
     owners = {n: t.entity.name for t in order for n, c in t.entity.columns.items()
               if c.kind == "key"}
-    deps = {t.entity.name: {c.ref for c in t.entity.columns.values() if c.kind == "ref"}
-            | {owners[n] for n, c in t.entity.columns.items() if c.kind == "text"
-               and n in key_names and owners.get(n) not in (None, t.entity.name)}
+    hard = {t.entity.name: {c.ref for c in t.entity.columns.values() if c.kind == "ref"}
+            for t in order}
+    deps = {t.entity.name: hard[t.entity.name]
+            | {owners[n] for n, c in t.entity.columns.items() if c.kind in ("text", "int")
+               and n in key_names and n != t.entity.label
+               and owners.get(n) not in (None, t.entity.name)}
             for t in order}
     by_name = {t.entity.name: t for t in order}
     done: list[Table] = []
     while len(done) < len(order):
-        ready = [t for t in order if t not in done and deps[t.entity.name] <= {
-            d.entity.name for d in done} | (set(deps[t.entity.name]) - set(by_name))]
-        if not ready:
-            return order
+        names = {d.entity.name for d in done}
+        ready = [t for t in order if t not in done and deps[t.entity.name] <= names | (
+            set(deps[t.entity.name]) - set(by_name))]
+        # Shared keys in a cycle: the first table whose foreign keys are met goes next, so
+        # one cycle does not undo the order of every other table.
+        ready = ready or [t for t in order if t not in done and hard[t.entity.name] <= names | (
+            hard[t.entity.name] - set(by_name))] or [t for t in order if t not in done]
         done.append(ready[0])
     return done
 
 
-_START = ("start", "begin", "from", "since", "check_in", "open")
-_END = ("end", "finish", "to", "until", "check_out", "close", "due")
+_START = ("start", "begin", "from", "since", "check_in", "open", "min", "low", "lower")
+_END = ("end", "finish", "to", "until", "check_out", "close", "due", "max", "high", "upper")
 
 
 # How a row's state places its dates around the clock.
@@ -287,12 +333,14 @@ def _share_groups(e: MinedEntity, row: dict[str, Any], rows_of, entities, rng) -
 
 
 def _order_pairs(e: MinedEntity, row: dict[str, Any]) -> None:
-    """Start before end: start_time/end_time, date_from/date_to, check_in/check_out."""
-    dated = [n for n, c in e.columns.items() if c.kind in ("date", "datetime")]
+    """Start before end: start_time/end_time, date_from/date_to, check_in/check_out, in dates
+    and in numbers (seconds into a recording, a price band's bounds)."""
+    dated = [n for n, c in e.columns.items() if c.kind in ("date", "datetime", "int", "float")]
     for start in dated:
         for a, b in zip(_START, _END):
             end = start.replace(a, b, 1)
-            if a in start and end != start and end in dated and row.get(start) and row.get(end):
+            if a in start and end != start and end in dated and row.get(start) is not None \
+                    and row.get(end) is not None and type(row[start]) is type(row[end]):
                 if row[start] > row[end]:
                     row[start], row[end] = row[end], row[start]
 
@@ -325,7 +373,7 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
             parents = [born[(c.ref, row[n])] for n, c in e.columns.items()
                        if c.kind == "ref" and (c.ref, row[n]) in born]
             parents += [born[("key:" + n, row[n])] for n, c in e.columns.items()
-                        if c.kind in ("text", "key") and ("key:" + n, row[n]) in born]
+                        if c.kind in ("text", "key", "int") and ("key:" + n, row[n]) in born]
             row["created_at"], row["updated_at"] = _timestamps(rng, max(parents, default=None),
                                                                bool(keyed))
             created = dt.datetime.strptime(row["created_at"], "%Y-%m-%dT%H:%M:00Z")
@@ -338,5 +386,6 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
             conn.executemany(
                 f"INSERT INTO {table.name} ({', '.join(q(c) for c in cols)}) VALUES "
                 f"({', '.join('?' for _ in cols)})", [tuple(r[c] for c in cols) for r in rows])
+        values.issued.update(c.name for c in keyed)
         ids[e.name] = [r["id"] for r in rows]
         rows_of[e.name] = {r["id"]: r for r in rows}

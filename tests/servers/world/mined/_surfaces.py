@@ -61,6 +61,31 @@ PRICES_TOOLS = [
     {"name": "list_prices", "source": "decorator", "params": [_p("limit", "integer")]},
 ]
 
+# A digital audio workstation bridge: tracks and items named by index, fields set one at a time,
+# call switches, parameters whose class the static reader could not resolve.
+STUDIO_TOOLS = [
+    {"name": "create_track", "source": "decorator", "params": [_p("name", required=True)]},
+    {"name": "get_track_list", "source": "decorator", "params": []},
+    {"name": "rename_track", "source": "decorator",
+     "params": [_p("track_index", "integer", True), _p("new_name", required=True)]},
+    {"name": "set_track_color", "source": "decorator",
+     "params": [_p("track_index", "integer", True), _p("color", required=True)]},
+    {"name": "insert_audio_item", "source": "decorator",
+     "params": [_p("track_index", "integer", True), _p("file_path", required=True),
+                _p("start_time", "number"), _p("end_time", "number"),
+                _p("take_metadata", "object"), _p("overwrite", "boolean")]},
+    {"name": "get_item_properties", "source": "decorator",
+     "params": [_p("item", "any", True)]},
+    {"name": "delete_item", "source": "decorator", "params": [_p("item", "any", True)]},
+    {"name": "list_items", "source": "decorator",
+     "params": [_p("track_index", "integer"), _p("limit", "object"), _p("include_muted", "boolean")]},
+    {"name": "update_item", "source": "decorator",
+     "params": [_p("item_id", "any", True), _p("title", "object"), _p("version"),
+                _p("checksum_sha256"), _p("operation", enum=["replace", "append"])]},
+    {"name": "create_region", "source": "decorator",
+     "params": [_p("name", required=True), _p("start_time", "number"), _p("end_time", "number")]},
+]
+
 
 def record(name, tools, *, l1="Software Development", l2="Issue Tracking & Project Management",
            version="1.2.0", selected=True, duplicate_of=""):

@@ -1,10 +1,13 @@
+import json
+import re
+
 import pytest
 
 from agentworld.servers import Environment, Session
 from agentworld.servers.world.filters import run_filters
 from agentworld.servers.world.mined.compile import MIN_TOOLS, compile_mined, env_id_for
 
-from ._surfaces import PRICES_TOOLS, TRACKER_TOOLS, record
+from ._surfaces import PRICES_TOOLS, STUDIO_TOOLS, TRACKER_TOOLS, record
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +114,44 @@ def test_env_ids_come_from_the_package_name():
     assert env_id_for("mcp-server-taiga") == "taiga"
     assert env_id_for("iflow-mcp-acme-netbox-mcp") == "acme-netbox"
     assert env_id_for("superset-mcp") == "superset"
+
+
+@pytest.fixture(scope="module")
+def studio():
+    compiled = compile_mined(record("studio-mcp", STUDIO_TOOLS, l1="Media & Entertainment",
+                                    l2="Music & Audio"))
+    return compiled, Environment(compiled.definition).warm()
+
+
+def test_a_title_the_tools_say_nothing_of_names_what_the_service_keeps(studio, tracker):
+    assert studio[0].card.title == "Studio (items)"           # "studio" is in no tool name
+    assert tracker[0].card.title == "Tracker"                 # tracker_list_tasks already says it
+
+
+def test_seeded_values_take_the_shape_their_column_names_say(studio):
+    compiled, env = studio
+    db = _session(env).db
+    tracks = {r["track_index"] for r in db.execute("SELECT track_index FROM tracks")}
+    assert tracks == set(range(len(tracks)))                  # indexes count from 0
+    for row in db.execute("SELECT * FROM items"):
+        assert row["track_index"] in tracks                   # an item sits on a real track
+        assert row["start_time"] <= row["end_time"]
+        assert not row["title"].startswith("{")                # text, not a JSON object
+        assert re.fullmatch(r"\d+\.\d+\.\d+", row["version"])
+        assert re.fullmatch(r"[0-9a-f]{64}", row["checksum_sha256"])
+        assert row["file_path"].startswith("/") and "." in row["file_path"].rsplit("/", 1)[-1]
+        assert "source" not in json.loads(row["take_metadata"])
+    colours = {r["color"] for r in db.execute("SELECT color FROM tracks")}
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", c) for c in colours)
+
+
+def test_the_studio_passes_the_filters_and_renames_a_track(studio):
+    compiled, env = studio
+    report = run_filters(compiled)
+    assert report.passed, report.problems
+    s = _session(env)
+    assert s.call("rename_track", {"track_index": 3, "new_name": "Lead vocal"}).ok
+    assert s.db.execute("SELECT name FROM tracks WHERE track_index = 3").fetchone()[0] == \
+        "Lead vocal"
+    bad = s.call("get_item_properties", {"item": "ite_999999"})
+    assert bad.code == "NOT_FOUND"

@@ -1,6 +1,6 @@
 from agentworld.servers.world.mined.model import build_model
 
-from ._surfaces import PRICES_TOOLS, TRACKER_TOOLS
+from ._surfaces import PRICES_TOOLS, STUDIO_TOOLS, TRACKER_TOOLS
 
 
 def test_entities_come_from_nouns_and_id_parameters():
@@ -42,3 +42,30 @@ def test_rows_named_by_a_plain_key_share_one_key_column():
     assert price.columns["symbol"].kind == "key" and price.columns["symbol"].unique
     assert book.columns["symbol"].kind == "key"
     assert any(c.kind == "float" for c in price.columns.values())   # a price has a number
+
+
+def test_studio_shapes_read_as_the_records_they_act_on():
+    model = build_model("studio-mcp", STUDIO_TOOLS)
+    by_tool = {b.tool: b for b in model.bindings}
+    # set_track_color and rename_track change a track; they are not colours or names of rows.
+    assert "color" not in model.entities and "length" not in model.entities
+    assert by_tool["set_track_color"].entity == "track"
+    assert by_tool["rename_track"].columns == {"new_name": "name"}
+    # get_item_properties reads one item, named by a parameter called after the entity.
+    props = by_tool["get_item_properties"]
+    assert (props.op, props.entity, props.key, props.key_column) == ("get", "item", "item", "id")
+    assert (by_tool["update_item"].key, by_tool["update_item"].key_column) == ("item_id", "id")
+
+
+def test_call_switches_stay_options_and_unresolved_classes_read_by_their_names():
+    model = build_model("studio-mcp", STUDIO_TOOLS)
+    by_tool = {b.tool: b for b in model.bindings}
+    item = model.entities["item"]
+    assert {"overwrite", "include_muted", "operation"}.isdisjoint(item.columns)
+    assert "overwrite" in by_tool["insert_audio_item"].options
+    assert "operation" in by_tool["update_item"].options
+    listing = by_tool["list_items"]
+    assert listing.paging == {"limit": "limit"}
+    assert next(p for p in listing.params if p["name"] == "limit")["type"] == "integer"
+    assert item.columns["title"].kind == "text"                # declared as an unknown class
+    assert item.columns["take_metadata"].kind == "json"        # a real key-value map stays one

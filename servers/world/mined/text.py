@@ -1,0 +1,104 @@
+"""Values for a mined text column that is neither a row's name nor long prose.
+
+The column's name decides the value's shape: a path looks like a path, a version like a version,
+a colour like a colour, a visibility is public or private. It is a heuristic over the column
+names real servers use most (measured over the selected snapshot); an unknown name gets a short
+phrase built from the name itself, never a copy of the row's name.
+"""
+
+from __future__ import annotations
+
+import base64
+import random
+import uuid
+
+from agentworld.servers.world.mine._words import words
+
+__all__ = ["plain_text", "SLUG_WORDS"]
+
+SLUG_WORDS = ("atlas", "beacon", "cedar", "delta", "ember", "fjord", "granite", "harbor", "iris",
+              "juniper", "kestrel", "lumen", "meridian", "nimbus", "orchid", "pioneer", "quartz",
+              "redwood", "summit", "tundra")
+_AREAS = ("finance", "support", "platform", "growth", "retail", "compliance", "research",
+          "operations", "marketing", "security")
+# A closed vocabulary per column word; the first word of a column's name that has one wins.
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "visibility": ("public", "private", "internal"),
+    "severity": ("low", "medium", "high", "critical"),
+    "priority": ("low", "normal", "high", "urgent"),
+    "environment": ("production", "staging", "development"),
+    "env": ("production", "staging", "development"),
+    "language": ("en", "de", "fr", "es", "ja", "pt"),
+    "lang": ("en", "de", "fr", "es", "ja", "pt"),
+    "locale": ("en-US", "en-GB", "de-DE", "fr-FR", "ja-JP"),
+    "encoding": ("utf-8", "base64", "latin-1"),
+    "tz": ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney"),
+    "timezone": ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney"),
+    "currency": ("USD", "EUR", "GBP", "JPY"),
+    "unit": ("pcs", "kg", "m", "h", "l"),
+    "method": ("GET", "POST", "PUT", "DELETE"),
+    "protocol": ("https", "ssh", "sftp"),
+    "scope": ("read", "write", "admin"),
+    "role": ("viewer", "editor", "admin", "owner"),
+    "permission": ("read", "write", "admin"),
+    "type": ("standard", "custom", "internal", "external"),
+    "kind": ("standard", "custom", "internal", "external"),
+    "category": _AREAS,
+    "group": _AREAS,
+    "department": _AREAS,
+    "team": _AREAS,
+    "layer": ("base", "annotations", "labels", "overlay"),
+    "color": ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"),
+    "colour": ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"),
+    "content_type": ("application/json", "text/plain", "text/csv", "application/pdf"),
+    "mime": ("application/json", "text/plain", "text/csv", "application/pdf"),
+}
+_CURRENCIES = ("EUR", "USD", "GBP", "JPY", "CHF", "AUD", "CAD", "SEK")
+_FILE_EXT = ("pdf", "csv", "json", "md", "xlsx", "png")
+# Column words naming a thing referred to by a short lowercase handle (a workspace, a repo).
+_HANDLES = frozenset("workspace repo repository project site sitename app service account alias "
+                     "node storage dataset database db bucket channel queue topic host cluster "
+                     "namespace branch parent destination source space board folder org "
+                     "organization slug handle".split())
+
+
+def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
+    """The seeded value of text column ``column`` in row ``i`` of an entity named ``noun``."""
+    lowered = column.lower()
+    parts = words(column)
+    last = parts[-1] if parts else lowered
+    handle = f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{_AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]}"
+    if last == "pair" or lowered in ("symbol_pair", "fx_pair"):
+        base, quote = _CURRENCIES[i % len(_CURRENCIES)], _CURRENCIES[(i // len(_CURRENCIES) + 1
+                                                                      + i) % len(_CURRENCIES)]
+        return f"{base}/{quote}" if base != quote else f"{base}/USD"
+    if lowered in ("content_type", "mime_type", "mimetype"):
+        return rng.choice(_CHOICES["content_type"])
+    for word in reversed(parts):
+        if word in _CHOICES:
+            return rng.choice(_CHOICES[word])
+    if last in ("path", "filepath", "filename", "file") or lowered.endswith(("_path", "path")):
+        stem = f"{handle}-{noun.replace('_', '-')}"
+        if "dir" in lowered or "folder" in lowered:
+            return f"/srv/{noun.replace('_', '-')}s/{handle}"
+        name = f"{stem}.{_FILE_EXT[i % len(_FILE_EXT)]}"
+        return name if "name" in last else f"/data/{noun.replace('_', '-')}s/{name}"
+    if last in ("directory", "dir"):
+        return f"/srv/{noun.replace('_', '-')}s/{handle}"
+    if last == "version":
+        return f"{1 + i % 4}.{(i * 7) % 12}.{(i * 3) % 10}"
+    if last in ("uuid", "guid", "uid"):
+        return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+    if last in ("hex", "hash", "sha256", "sha", "sha1", "checksum", "digest", "etag", "md5"):
+        bits = 256 if "256" in lowered or last == "hex" else 160
+        return f"{rng.getrandbits(bits):0{bits // 4}x}"
+    if last == "base64" or lowered.endswith("_b64"):
+        return base64.b64encode(rng.randbytes(24)).decode()
+    if last in ("ticker", "symbol"):
+        return "".join(rng.choice("ABCDEFGHIJKLMNOPRSTW") for _ in range(rng.randint(3, 4)))
+    if last in _HANDLES or lowered.endswith("_or_slug") or last == "name":
+        return handle
+    if last in ("code", "number", "no", "ref", "sku"):
+        return f"{noun[:3].upper()}-{1000 + i * 37 % 9000}"
+    phrase = " ".join(parts) or lowered
+    return f"{_AREAS[(i * 7) % len(_AREAS)].capitalize()} {phrase}"

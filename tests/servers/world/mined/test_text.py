@@ -1,0 +1,34 @@
+import random
+import re
+
+from agentworld.servers.world.mined.seed import KEY_POOL_SIZE, _text_keys
+from agentworld.servers.world.mined.text import plain_text
+
+
+def _value(column, i=3):
+    return plain_text(column, "invoice", i, random.Random(column))
+
+
+def test_values_take_the_shape_the_column_name_says():
+    assert re.fullmatch(r"\d+\.\d+\.\d+", _value("version"))
+    assert re.fullmatch(r"#[0-9a-f]{6}", _value("fill_color"))
+    assert _value("visibility") in ("public", "private", "internal")
+    assert _value("content_type").count("/") == 1
+    assert re.fullmatch(r"[0-9a-f]{64}", _value("sha256_hex"))
+    assert re.fullmatch(r"[A-Z]{3}/[A-Z]{3}", _value("currency_pair"))
+    assert _value("output_path").startswith("/data/invoices/")
+    assert re.fullmatch(r"[a-z]+-[a-z]+", _value("workspace"))
+
+
+def test_an_unknown_name_gets_its_own_phrase_never_a_row_name():
+    value = _value("usecase")
+    assert value.endswith("usecase") and value.split()[0].istitle()
+
+
+def test_key_pools_are_distinct_within_and_across_columns():
+    pools = {c: _text_keys(c, random.Random(c)) for c in ("role_name", "capability_name",
+                                                         "version", "uid", "currency_pair")}
+    for column, values in pools.items():
+        assert len(set(values)) == KEY_POOL_SIZE, column
+    assert not set(pools["role_name"]) & set(pools["capability_name"])
+    assert all(v.endswith(("-role",)) or "-role-" in v for v in pools["role_name"])
