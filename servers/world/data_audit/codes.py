@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 from .model import Finding, Subject, Table, words
 
 __all__ = ["STANDARDS", "standard_of", "code_format", "luhn_digit", "gtin_ok", "loinc_ok",
-           "isbn_ok", "iban_ok", "isrc_ok", "semver_ok", "icd10_ok", "currency_ok", "bic_ok",
-           "email_ok"]
+           "isbn_ok", "iban_ok", "isrc_ok", "semver_ok", "icd10_ok", "currency_ok",
+           "currency_pair_ok", "bic_ok", "email_ok"]
 
 # Active ISO 4217 codes (2025), without the test and no-currency codes.
 _CURRENCIES = frozenset("""
@@ -100,6 +100,12 @@ def currency_ok(code: str) -> bool:
     return code in _CURRENCIES
 
 
+def currency_pair_ok(code: str) -> bool:
+    """Two ISO 4217 codes, base then quote: EUR/USD (or EURUSD)."""
+    parts = code.split("/") if "/" in code else [code[:3], code[3:]]
+    return len(parts) == 2 and all(currency_ok(p) for p in parts) and parts[0] != parts[1]
+
+
 def bic_ok(code: str) -> bool:
     """Bank, country, location and an optional branch: 8 or 11 characters."""
     return bool(re.fullmatch(r"[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?", code))
@@ -119,6 +125,7 @@ STANDARDS: dict[str, tuple[Callable[[str], bool], str]] = {
     "semver": (semver_ok, "a semantic version, e.g. 1.4.2"),
     "icd10": (icd10_ok, "an ICD-10 code, e.g. E11.9"),
     "currency": (currency_ok, "an ISO 4217 currency code, e.g. EUR"),
+    "currency_pair": (currency_pair_ok, "a pair of ISO 4217 codes, e.g. EUR/USD"),
     "bic": (bic_ok, "a BIC, e.g. DEUTDEFF"),
     "email": (email_ok, "an email address"),
 }
@@ -142,6 +149,8 @@ def standard_of(table: Table, column: str) -> str:
         return ""
     if column in _VERSIONS:
         return "semver"
+    if {"currency", "fx"} & set(words(column)) and "pair" in words(column):
+        return "currency_pair"
     for word in words(column):
         if word in _BY_WORD:
             return _BY_WORD[word]

@@ -41,8 +41,18 @@ __all__ = ["Binding", "MinedEntity", "MinedModel", "build_model", "Drop"]
 _FIELD_NOUNS = frozenset("status state priority title name description tag label assignee "
                          "owner due_date deadline note notes estimate rating visibility "
                          "category color colour length position volume pan size duration "
-                         "width height properties property details detail info metadata "
-                         "settings".split())
+                         "width height".split())
+# Last words that make a compound name one record's part (get_file_content, get_item_properties)
+# while standing alone they may name a record (a CMS keeps "content").
+_PART_NOUNS = _FIELD_NOUNS | frozenset("properties property details detail info metadata "
+                                       "settings setting content text value url output".split())
+# Nouns that name a state or a facility of the service itself, never a row it keeps
+# (get_health, check_idempotency, get_realtime, restart_required); measured as the commonest
+# such "entities" over 500 selected servers.
+_NOT_RECORDS = frozenset("health idempotency performance create api list apply public external "
+                         "search cache usage test system context time date progress preview "
+                         "ping debug help login logout auth authentication json xml html async "
+                         "sync realtime restart_required server_info connection_status".split())
 # Keys that name a row, in the order they are preferred.
 _KEY_NAMES = ("id", "uid", "key", "slug", "code", "number", "identifier", "handle", "symbol",
               "username", "name", "title")
@@ -164,7 +174,7 @@ def _entity_noun(intent: Intent, nouns: set[str], params: list[dict[str, Any]]) 
     noun = intent.noun
     if "_" in noun:
         first, last = noun.split("_", 1)[0], noun.rsplit("_", 1)[-1]
-        if last in _FIELD_NOUNS:                # update_ticket_status -> ticket
+        if last in _PART_NOUNS:                 # update_ticket_status -> ticket
             return first
         by_id = any(is_ref_name(p["name"]) and ref_noun(p["name"]).endswith(first)
                     for p in params)
@@ -227,6 +237,11 @@ def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
         if not target or target in _FIELD_NOUNS:
             own = next((r for r in refs if r in nouns), refs[0] if refs else "")
             target = _clean_noun(own) if own else ("" if intent.op == "aggregate" else fallback)
+        target = "user" if target == "me" else target         # get_me reads the caller
+        if target in _NOT_RECORDS:
+            dropped.append(Drop(t["name"], f"names a state of the service ({target}), not a "
+                                           "record it keeps"))
+            continue
         if not target and intent.op != "aggregate":
             dropped.append(Drop(t["name"], "names no kind of record"))
             continue

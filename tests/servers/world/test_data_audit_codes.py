@@ -20,6 +20,7 @@ VALID = {
     "semver": ["1.0.0", "0.9.2", "v1.8.1", "4.12.0-rc.1", "1.0.0+build.5"],
     "icd10": ["E11.9", "S92.424D", "J45", "Z00.00"],
     "currency": ["EUR", "USD", "JPY", "KES"],
+    "currency_pair": ["EUR/USD", "GBPJPY", "USD/CHF"],
     "bic": ["DEUTDEFF", "NEDSZAJJXXX"],
     "email": ["ana.silva@example.pt"],
 }
@@ -32,6 +33,7 @@ INVALID = {
     "semver": ["not-a-version", "1.0", "01.2.3", "V2.0.0"],
     "icd10": ["U07", "E1", "ICD-E11"],
     "currency": ["EURO", "XXX", "usd", "ABC"],
+    "currency_pair": ["EUR", "EUR/EUR", "EUR-USD", "atlas-currency-pair"],
     "bic": ["DEUT-DE-FF", "DEUTDEF"],
     "email": ["ana.silva", "a@b"],
 }
