@@ -56,8 +56,9 @@ class FilterReport:
 
 def _has_data(tool: str, data: dict[str, Any]) -> bool:
     """A read reply with something in it: a non-empty page, or an object with values."""
-    if "total" in data:
-        return data["total"] > 0
+    total = data.get("total")
+    if isinstance(total, int | float) and not isinstance(total, bool):
+        return total > 0            # a page; a record may have a "total" of its own
     return any(v not in (None, [], {}, "") for v in data.values())
 
 

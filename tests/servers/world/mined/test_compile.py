@@ -155,3 +155,12 @@ def test_the_studio_passes_the_filters_and_renames_a_track(studio):
         "Lead vocal"
     bad = s.call("get_item_properties", {"item": "ite_999999"})
     assert bad.code == "NOT_FOUND"
+
+
+def test_a_record_that_has_a_total_of_its_own_is_read_as_a_record_not_as_a_page():
+    from agentworld.servers.world.filters import _has_data
+
+    # A mined record may be called "total" (get_order_total -> {"total": {...}}).
+    assert _has_data("get_order_total", {"total": {"amount": 12.5, "currency": "EUR"}})
+    assert not _has_data("list_orders", {"orders": [], "total": 0})
+    assert _has_data("list_orders", {"orders": [{"id": 1}], "total": 1})
