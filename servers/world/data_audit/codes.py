@@ -133,6 +133,7 @@ _BY_WORD = {"loinc": "loinc", "upc": "gtin", "ean": "gtin", "gtin": "gtin", "isb
             "iban": "iban", "isrc": "isrc", "semver": "semver", "icd10": "icd10",
             "icd": "icd10", "currency": "currency", "bic": "bic", "swift": "bic",
             "email": "email"}
+_CODE_TAILS = frozenset("code id number no address value list".split())
 _VERSIONS = frozenset({"version", "version_tag", "package_version", "release_version",
                        "build_version", "app_version", "sdk_version"})
 
@@ -151,8 +152,11 @@ def standard_of(table: Table, column: str) -> str:
         return "semver"
     if {"currency", "fx"} & set(words(column)) and "pair" in words(column):
         return "currency_pair"
-    for word in words(column):
-        if word in _BY_WORD:
+    parts = words(column)
+    for i, word in enumerate(parts):
+        after = parts[i + 1] if i + 1 < len(parts) else ""
+        # ``currency`` and ``currency_code`` hold a code; ``currency_type`` holds a kind.
+        if word in _BY_WORD and (not after or after in _CODE_TAILS or after.isdigit()):
             return _BY_WORD[word]
     return ""
 

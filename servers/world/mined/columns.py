@@ -23,7 +23,10 @@ PAGING = {"limit": "limit", "max_results": "limit", "page_size": "limit", "per_p
           "max_items": "limit", "maxresults": "limit", "pagesize": "limit", "n": "limit",
           "offset": "offset", "skip": "offset", "start": "offset", "page": "page",
           "page_number": "page", "cursor": "cursor", "page_token": "cursor",
-          "next_token": "cursor", "starting_after": "cursor"}
+          "next_token": "cursor", "starting_after": "cursor", "ending_before": "cursor",
+          "before_id": "cursor", "after_id": "cursor", "next_cursor": "cursor",
+          "next_page_token": "cursor", "continuation_token": "cursor",
+          "pagination_token": "cursor"}
 QUERY = frozenset({"query", "q", "search", "keyword", "keywords", "term", "search_term",
                    "search_query", "text", "filter", "name_contains", "contains"})
 SORT = frozenset({"sort", "sort_by", "order_by", "orderby", "sortby", "order", "sort_order",
@@ -89,7 +92,11 @@ class Column:
 
 def is_ref_name(name: str) -> bool:
     """``project_id``, ``projectId``, ``owner_uid``: a parameter that refers to another row."""
+    if name.lower() in PAGING:             # before_id, after_id: a position in a listing
+        return False
     parts = words(name)
+    if parts and parts[0] in ("external", "remote", "foreign", "vendor", "upstream"):
+        return False                       # an id in another system, kept as text
     return len(parts) >= 2 and parts[-1] in ("id", "uid", "ids", "key", "gid")
 
 
@@ -192,6 +199,8 @@ def column_for(name: str, json_type: str, enum: list[Any] | None, items: str | N
         return Column(name, "currency", json_type)
     if last in ("company", "organization", "organisation", "vendor", "supplier", "employer"):
         return Column(name, "company", json_type)
+    if last in ("host", "hostname") or lowered in ("host_name", "jump_host"):
+        return Column(name, "text", json_type)      # a machine's name, not an event's host
     if last in PERSON_NOUNS or last in ("username", "fullname") or lowered in (
             "full_name", "first_name", "last_name", "display_name", "assignee", "owner"):
         return Column(name, "name", json_type)

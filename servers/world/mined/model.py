@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agentworld.servers.world.mine._words import singular, words
@@ -103,14 +103,19 @@ class MinedEntity:
     person: bool = False
     count: int = 40
 
-    def add(self, column: Column) -> None:
+    def add(self, column: Column) -> str | None:
+        """Add or widen a column; returns the name it is kept under, None when not kept.
+        SQLite's column names ignore case, so ``dataSourceUid`` joins ``datasourceUid``."""
         if column.name in _RESERVED or column.name == self.label and column.kind == "ref":
-            return
+            return None
+        same = next((n for n in self.columns if n.lower() == column.name.lower()), column.name)
+        column = replace(column, name=same) if same != column.name else column
         current = self.columns.get(column.name)
         if current is None and len(self.columns) < MAX_COLUMNS:
             self.columns[column.name] = column
         elif current is not None:
             self.columns[column.name] = widen(current, column)
+        return column.name if column.name in self.columns else None
 
 
 @dataclass
@@ -320,10 +325,9 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
                 b.options.append(name)
                 continue
             entity(ref)
-            if e is not None:
-                e.add(Column(name, "ref", p["type"], ref=ref))
-            if e is not None and name in e.columns:
-                b.columns[name] = name
+            kept = e.add(Column(name, "ref", p["type"], ref=ref)) if e is not None else None
+            if kept:
+                b.columns[name] = kept
             else:
                 b.options.append(name)
         elif lowered in ("status", "state") and e is not None and intent.op in (
@@ -337,9 +341,9 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
             # rename_track(track_index, new_name) changes the track's name.
             column = name[4:] if intent.op == "update" and lowered.startswith("new_") \
                 and len(name) > 5 and name[4:].lower() not in _RESERVED else name
-            e.add(column_for(column, p["type"], p.get("enum"), p.get("items")))
-            if column in e.columns:
-                b.columns[name] = column
+            kept = e.add(column_for(column, p["type"], p.get("enum"), p.get("items")))
+            if kept:
+                b.columns[name] = kept
             else:
                 b.options.append(name)
     if intent.op == "transition":

@@ -146,7 +146,21 @@ def add_tool(toolset, binding: Binding, table: Table, tables: dict[str, Table],
 
 
 def _key_value(binding: Binding, table: Table, args: dict[str, Any]) -> Any:
-    return args.get(binding.key)
+    value = args.get(binding.key)
+    # A server that declares its ids as ``number`` sends 12.0 for row 12.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _whole(value: Any) -> int | None:
+    """A paging number sent as a number or as digits (servers that declare them strings)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    text = str(value)
+    return int(text) if text.isdigit() and len(text) <= 9 else None
 
 
 def _filters(binding: Binding, table: Table, args: dict[str, Any]) -> tuple[list[str], list]:
@@ -217,8 +231,8 @@ def _list(binding: Binding, table: Table, tables, refs_to):
             if value is None:
                 continue
             if role == "limit":
-                limit = value if isinstance(value, int) and 1 <= value <= MAX_PAGE else None
-                if limit is None:
+                limit = _whole(value)
+                if limit is None or not 1 <= limit <= MAX_PAGE:
                     raise ToolError(ErrorCode.VALIDATION_ERROR,
                                     f"{name} must be a whole number from 1 to {MAX_PAGE}")
             elif role in ("offset", "cursor"):
@@ -230,7 +244,8 @@ def _list(binding: Binding, table: Table, tables, refs_to):
         page = next((args[n] for n, r in binding.paging.items() if r == "page" and
                      args.get(n) is not None), None)
         if page is not None:
-            if not isinstance(page, int) or page < 1:
+            page = _whole(page)
+            if page is None or page < 1:
                 raise ToolError(ErrorCode.VALIDATION_ERROR, "page counts from 1")
             offset = (page - 1) * limit
         rows = ctx.all(f"SELECT * FROM {table.name} WHERE {clause} "

@@ -48,6 +48,12 @@ def field_vocab() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     return out
 
 
+def _top(l2: str) -> str:
+    from agentworld.servers.world.taxonomy import TAXONOMY
+
+    return next((c.l1 for c in TAXONOMY if c.l2 == l2), l2)
+
+
 def _any_pack_vocab(name: str, l2: str) -> tuple[str, ...]:
     """The phrases of a same-named field in a pack of the same category (another category's
     ``item`` or ``type`` means something else)."""
@@ -66,6 +72,10 @@ def borrow(model: MinedModel, l2: str) -> int:
             # An audio ``item`` is not a catering ``item``: generic and partial matches borrow
             # only from packs of the server's own category.
             options = [o for o in options if o[0] == l2]
+        else:
+            # A licensing server's ``product`` is not a shop's: an exact name borrows only
+            # within the server's top-level category.
+            options = [o for o in options if _top(o[0]) == _top(l2)]
         for _, label, fields in options[:1]:
             for name, col in list(entity.columns.items()):
                 field = fields.get(name) or (fields.get(label) if name == entity.label else None)

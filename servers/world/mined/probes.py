@@ -58,8 +58,9 @@ def _filler(p: dict[str, Any], k: int, binding: Binding) -> Any:
     kind = p["type"]
     if role == "limit":
         return 10 if kind == "integer" else "10"
-    if role in ("offset", "page"):
-        return (0 if role == "offset" else 1) if kind == "integer" else "0"
+    if role in ("offset", "page", "cursor"):
+        first = 1 if role == "page" else 0
+        return first if kind in ("integer", "number") else str(first)
     if p["name"] == binding.sort:
         return "created_at"
     if p["name"] in (binding.since,):

@@ -23,17 +23,13 @@ from agentworld.servers.world.entity_schema import EPOCH
 from .columns import Column
 from .model import MinedEntity
 from .ops import Table, q
-from .text import SLUG_WORDS, plain_text
+from .text import SLUG_WORDS, THEMES, plain_text
 
 __all__ = ["table_ddl", "seed_tables", "KEY_POOL_SIZE"]
 
 KEY_POOL_SIZE = 40
-_ROLE_SLICES = 10
-_THEMES = ("Atlas", "Beacon", "Cedar", "Delta", "Ember", "Fjord", "Granite", "Harbor", "Iris",
-           "Juniper", "Kestrel", "Lumen", "Meridian", "Nimbus", "Orchid", "Pioneer", "Quartz",
-           "Redwood", "Summit", "Tundra", "Vertex", "Willow", "Zenith", "Aurora", "Bramble",
-           "Cobalt", "Drift", "Evergreen", "Falcon", "Horizon", "Indigo", "Lagoon", "Maple",
-           "Northstar", "Onyx", "Prairie", "Sierra", "Tidal", "Umber", "Vista")
+_PEOPLE = 600
+_ROLE_SLICES = 20
 _QUALIFIERS = ("quarterly", "annual", "onboarding", "regional", "pilot", "customer", "internal",
                "partner", "spring", "migration", "compliance", "launch", "renewal", "support",
                "platform", "retail", "field", "finance", "product", "growth")
@@ -42,6 +38,8 @@ _NOTES = ("Follow up with the owner before Friday.", "Waiting on sign-off from f
           "Blocked on the vendor's reply.", "Agreed in the weekly sync.",
           "Priority raised by the account team.", "Low risk; can wait until next cycle.",
           "Scope trimmed to fit the deadline.", "Details confirmed on the call.")
+_ROLE_SUFFIX = re.compile(r"_?(first_?name|last_?name|given_name|family_name|surname|full_?name|"
+                          r"display_name|user_?name|login|handle|name|email|mail)$")
 _LONG_TEXT = frozenset("description body content message text comment notes note summary "
                        "details reason bio about instructions feedback answer question "
                        "response".split())
@@ -89,21 +87,39 @@ def table_ddl(table: Table, tables: dict[str, Table]) -> str:
 class _Values:
     def __init__(self, region: Region, rng: random.Random, seed: int) -> None:
         self.region, self.rng = region, rng
-        self.people = people(300, seed=seed, domain=region.email_domain)
+        # Distinct names: two people with one name would read as one person in two roles.
+        # A given name that is also a surname (Chen) would read as one person's two parts.
+        drawn = people(_PEOPLE * 2, seed=seed, domain=region.email_domain)
+        surnames = {p.surname for p in drawn}
+        by_name = {p.name: p for p in drawn if p.given not in surnames}
+        self.people = list(by_name.values())[:_PEOPLE]
         self.keys: dict[str, list[Any]] = {}
         self.key_names: set[str] = set()
         self.key_cols: list[Column] = []
         self.roles: dict[str, int] = {}
         self.issued: set[str] = set()      # key columns whose owning table is seeded
 
-    def person(self, column: str, i: int):
+    def person(self, column: str, i: int, entity: str = ""):
         """Each role (customer, assignee, author: a column's name without _name/_email) draws
         from its own slice of the people, so one person never holds two roles; a row's
-        customer_name and customer_email are the same person."""
-        role = re.sub(r"_?(name|email|mail|full_name|display_name)$", "", column.lower())
+        customer_name and customer_email are the same person. A bare ``name`` is the role of
+        the entity itself (a guest's name, a mailbox owner's display name)."""
+        role = _ROLE_SUFFIX.sub("", column.lower()) or entity
         slot = self.roles.setdefault(role, len(self.roles))
         size = len(self.people) // _ROLE_SLICES
         return self.people[(slot % _ROLE_SLICES) * size + i % size]
+
+    def person_value(self, column: str, i: int, entity: str) -> str:
+        """A name column's value: the whole name, or the part or login its name asks for."""
+        person = self.person(column, i, entity)
+        lowered = column.lower()
+        if lowered.endswith(("first_name", "firstname", "given_name")):
+            return person.given
+        if lowered.endswith(("last_name", "lastname", "surname", "family_name")):
+            return person.surname
+        if lowered.endswith(("username", "login", "handle")) or lowered in ("user", "user_name"):
+            return person.email.split("@")[0]
+        return person.name
 
     def key_pool(self, col: Column) -> list[Any]:
         """Values shared by every entity keyed by the same parameter (get_price(symbol) and
@@ -130,12 +146,18 @@ class _Values:
             self.keys[col.name] = values
         return self.keys[col.name]
 
+    def _same_type(self, col: Column) -> bool:
+        """Whether a column can hold a shared key's values: an integer ``index`` column does
+        not take a text key's (and a text one takes an integer key's only as text)."""
+        owner = next((k for k in self.key_cols if k.name == col.name), col)
+        return (owner.json_type == "integer") == (col.kind == "int") or col.kind == "text"
+
     def label(self, e: MinedEntity, col: Column, i: int) -> str:
         if col.vocab:
             base = col.vocab[i % len(col.vocab)]
-            return base if i < len(col.vocab) else f"{base} ({_THEMES[i // len(col.vocab) % 40]})"
+            return base if i < len(col.vocab) else f"{base} ({THEMES[i // len(col.vocab) % 40]})"
         noun = e.name.replace("_", " ")
-        return f"{_THEMES[i % len(_THEMES)]} {_QUALIFIERS[(i * 7) % len(_QUALIFIERS)]} {noun}"
+        return f"{THEMES[i % len(THEMES)]} {_QUALIFIERS[(i * 7) % len(_QUALIFIERS)]} {noun}"
 
     def value(self, e: MinedEntity, col: Column, i: int, role: int, ids) -> Any:
         rng = self.rng
@@ -147,13 +169,14 @@ class _Values:
         if kind == "key":
             keys = self.key_pool(col)
             return keys[i % len(keys)]
-        if col.name in self.key_names and kind in ("text", "int"):
+        if col.name in self.key_names and kind in ("text", "int") and self._same_type(col):
             # list_orders(symbol) finds real symbols; an item's track_index names a real track.
             # Where a cycle seeded this table before the key's owner, the value is not set.
             return rng.choice(self.key_pool(col)) if col.name in self.issued else None
-        if kind in ("name", "email"):
-            person = self.person(col.name, i)
-            return person.name if kind == "name" else person.email
+        if kind == "name":
+            return self.person_value(col.name, i, e.name)
+        if kind == "email":
+            return self.person(col.name, i, e.name).email
         if kind == "url":
             return f"https://{e.plural.replace('_', '-')}.example.com/{i + 1}"
         if kind == "phone":
@@ -310,26 +333,74 @@ def _place_dates(e: MinedEntity, row: dict[str, Any]) -> None:
             row[name] = _mirror(row[name], future=is_end)
 
 
-def _share_groups(e: MinedEntity, row: dict[str, Any], rows_of, entities, rng) -> None:
-    """A row that refers to two records of one group (a task's sprint and project, both of one
-    workspace) takes the second from the first one's group, where it has any."""
+def _group_links(e: MinedEntity, entities) -> list[tuple[str, str, str, str]]:
+    """(column a, a's group column, column b, b's group column) for every two references of a
+    row whose targets both refer to one group table (a task's sprint and project, both of one
+    workspace)."""
     refs = [(n, c) for n, c in e.columns.items() if c.kind == "ref"]
+    links = []
     for i, (name_a, col_a) in enumerate(refs):
-        parent = rows_of.get(col_a.ref, {}).get(row.get(name_a))
-        if parent is None:
-            continue
-        groups = {c.ref: parent.get(n) for n, c in entities[col_a.ref].columns.items()
-                  if c.kind == "ref" and parent.get(n) is not None}
+        groups_a = [(c.ref, n) for n, c in entities[col_a.ref].columns.items()
+                    if c.kind == "ref" and c.ref != e.name]
         for name_b, col_b in refs[i + 1:]:
             if col_b.ref == col_a.ref:
                 continue
-            for group_col, c in entities[col_b.ref].columns.items():
-                if c.kind == "ref" and c.ref in groups:
-                    options = [rid for rid, r in rows_of.get(col_b.ref, {}).items()
-                               if r.get(group_col) == groups[c.ref]]
-                    if options:
-                        row[name_b] = rng.choice(options)
-                    break
+            for group_col_b, c in entities[col_b.ref].columns.items():
+                links += [(name_a, group_col_a, name_b, group_col_b)
+                          for group, group_col_a in groups_a
+                          if c.kind == "ref" and c.ref == group and group != e.name]
+    return links
+
+
+def _share_groups(e: MinedEntity, row: dict[str, Any], rows_of, entities, rng,
+                  budget: int = 4000) -> None:
+    """Choose a row's references so that they agree on their groups (an agent's location and
+    person of one organisation, its queue and person at one location): a bounded backtracking
+    search over the referred rows, the current choice first. Where none agrees, the row keeps
+    its draw."""
+    links = _group_links(e, entities)
+    refs = {n: c.ref for n, c in e.columns.items() if c.kind == "ref"}
+    names = [n for n in dict.fromkeys(x for link in links for x in (link[0], link[2]))
+             if row.get(n) is not None and rows_of.get(refs[n])]
+    if not names:
+        return
+
+    def agree(choice: dict[str, Any]) -> bool:
+        for name_a, group_a, name_b, group_b in links:
+            if name_a in choice and name_b in choice:
+                want = rows_of[refs[name_a]][choice[name_a]].get(group_a)
+                have = rows_of[refs[name_b]][choice[name_b]].get(group_b)
+                if want is not None and have is not None and want != have:
+                    return False
+        return True
+
+    if agree({n: row[n] for n in names}):
+        return
+    options = {}
+    for n in names:
+        others = [rid for rid in rows_of[refs[n]] if rid != row[n]]
+        rng.shuffle(others)
+        options[n] = [row[n], *others]
+    steps = 0
+
+    def search(k: int, choice: dict[str, Any]) -> dict[str, Any] | None:
+        nonlocal steps
+        if k == len(names):
+            return choice
+        for value in options[names[k]]:
+            steps += 1
+            if steps > budget:
+                return None
+            trial = {**choice, names[k]: value}
+            if agree(trial):
+                found = search(k + 1, trial)
+                if found is not None:
+                    return found
+        return None
+
+    found = search(0, {})
+    if found is not None:
+        row.update(found)
 
 
 def _order_pairs(e: MinedEntity, row: dict[str, Any]) -> None:

@@ -14,11 +14,15 @@ import uuid
 
 from agentworld.servers.world.mine._words import words
 
-__all__ = ["plain_text", "SLUG_WORDS"]
+__all__ = ["plain_text", "SLUG_WORDS", "THEMES"]
 
-SLUG_WORDS = ("atlas", "beacon", "cedar", "delta", "ember", "fjord", "granite", "harbor", "iris",
-              "juniper", "kestrel", "lumen", "meridian", "nimbus", "orchid", "pioneer", "quartz",
-              "redwood", "summit", "tundra")
+# Theme words for invented names: "Cedar quarterly report", handles like "cedar-finance".
+THEMES = ("Atlas", "Beacon", "Cedar", "Delta", "Ember", "Fjord", "Granite", "Harbor", "Iris",
+          "Juniper", "Kestrel", "Lumen", "Meridian", "Nimbus", "Orchid", "Pioneer", "Quartz",
+          "Redwood", "Summit", "Tundra", "Vertex", "Willow", "Zenith", "Aurora", "Bramble",
+          "Cobalt", "Drift", "Evergreen", "Falcon", "Horizon", "Indigo", "Lagoon", "Maple",
+          "Northstar", "Onyx", "Prairie", "Sierra", "Tidal", "Umber", "Vista")
+SLUG_WORDS = tuple(t.lower() for t in THEMES[:20])
 _AREAS = ("finance", "support", "platform", "growth", "retail", "compliance", "research",
           "operations", "marketing", "security")
 # A closed vocabulary per column word; the first word of a column's name that has one wins.

@@ -73,3 +73,14 @@ def test_code_format_reads_the_standard_from_the_column_and_flags_only_bad_value
     found = list(codes.code_format(s))
     assert rules_of(found) == [("tracks", "tra_000002", "code_format")] * 4
     assert [f.message.split()[0] for f in found] == ["isrc", "upc_code", "version", "currency"]
+
+
+def test_a_column_about_a_code_but_not_holding_one_is_not_checked(tmp_path):
+    account = Entity("account", "accounts", label="name", fields=(
+        Field("name", "text"), Field("currency_type", "text"), Field("email_count", "text"),
+        Field("base_currency", "text"), Field("currency_code", "text")))
+    s = subject(tmp_path, archetype(account), {"accounts": [
+        {"id": "acc_000001", "name": "Main", "currency_type": "external", "email_count": "3",
+         "base_currency": "EURO", "currency_code": "EUR"}]})
+    found = list(codes.code_format(s))
+    assert [f.message.split()[0] for f in found] == ["base_currency"]

@@ -164,3 +164,19 @@ def test_a_record_that_has_a_total_of_its_own_is_read_as_a_record_not_as_a_page(
     assert _has_data("get_order_total", {"total": {"amount": 12.5, "currency": "EUR"}})
     assert not _has_data("list_orders", {"orders": [], "total": 0})
     assert _has_data("list_orders", {"orders": [{"id": 1}], "total": 1})
+
+
+def test_paging_numbers_sent_as_digits_are_read_as_numbers():
+    # A server that declares its paging parameters as strings, as some do.
+    tools = [dict(t, params=[dict(p, type="string") if p["name"] in ("limit", "page") else p
+                             for p in t["params"]]) for t in TRACKER_TOOLS]
+    env = Environment(compile_mined(record("strpage-mcp", tools)).definition).warm()
+    s = _session(env)
+    first = s.call("tracker_list_projects", {"limit": "2", "page": "1"})
+    second = s.call("tracker_list_projects", {"limit": "2", "page": "2"})
+    assert first.ok and second.ok and len(first.data["projects"]) == 2
+    assert {p["id"] for p in first.data["projects"]}.isdisjoint(
+        p["id"] for p in second.data["projects"])
+    for bad in ("0", "-1", "two", "1e9"):
+        refused = s.call("tracker_list_projects", {"page": bad})
+        assert not refused.ok and refused.error["code"] == "VALIDATION_ERROR"

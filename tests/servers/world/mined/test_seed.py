@@ -37,3 +37,71 @@ def test_a_cycle_of_references_never_makes_a_row_older_than_what_it_names():
         assert row["created_at"] >= pages[row["page_id"]]
     for row in conn.execute("SELECT * FROM pages WHERE table_name IS NOT NULL"):
         assert row["created_at"] >= born[row["table_name"]]
+
+
+# A contact centre: agents sit at a location and belong to a person record; both locations and
+# people belong to an organisation, and queues to a location.
+GROUP_TOOLS = [
+    {"name": "create_org", "source": "decorator", "params": [_p("name", required=True)]},
+    {"name": "list_orgs", "source": "decorator", "params": []},
+    {"name": "create_location", "source": "decorator",
+     "params": [_p("name", required=True), _p("org_id", required=True)]},
+    {"name": "create_person", "source": "decorator",
+     "params": [_p("first_name", required=True), _p("last_name", required=True),
+                _p("username"), _p("org_id", required=True), _p("location_id")]},
+    {"name": "create_queue", "source": "decorator",
+     "params": [_p("name", required=True), _p("location_id", required=True)]},
+    {"name": "create_agent", "source": "decorator",
+     "params": [_p("display_name", required=True), _p("location_id", required=True),
+                _p("queue_id", required=True), _p("person_id", required=True)]},
+    {"name": "list_agents", "source": "decorator",
+     "params": [_p("location_id"), _p("before_id"), _p("external_id")]},
+]
+
+
+def test_a_rows_references_agree_on_the_groups_they_share():
+    conn = _seeded(GROUP_TOOLS)
+    one = lambda sql, *a: conn.execute(sql, a).fetchone()[0]  # noqa: E731
+    rows = conn.execute("SELECT * FROM agents").fetchall()
+    assert rows
+    for row in rows:
+        location_org = one("SELECT org_id FROM locations WHERE id = ?", row["location_id"])
+        person = conn.execute("SELECT * FROM persons WHERE id = ?", (row["person_id"],)).fetchone()
+        queue_location = one("SELECT location_id FROM queues WHERE id = ?", row["queue_id"])
+        assert person["org_id"] == location_org
+        if person["location_id"] is not None:
+            assert person["location_id"] == queue_location
+
+
+def test_name_parts_and_logins_come_from_one_person_and_roles_do_not_share_people():
+    conn = _seeded(GROUP_TOOLS)
+    people = conn.execute("SELECT first_name, last_name, username FROM persons").fetchall()
+    for first, last, login in people:
+        assert " " not in first and " " not in last
+        assert login == f"{first}.{last}".lower() or login.startswith(f"{first}.{last}".lower())
+    persons = {f"{first} {last}" for first, last, _ in people}
+    agents = {r[0] for r in conn.execute("SELECT display_name FROM agents")}
+    assert persons and agents and not persons & agents
+    firsts, lasts = {p[0] for p in people}, {p[1] for p in people}
+    assert not firsts & lasts
+
+
+def test_paging_positions_and_outside_ids_are_not_records():
+    model = build_model("callcentre-mcp", GROUP_TOOLS)
+    assert "before" not in model.entities and "external" not in model.entities
+    assert "external_id" in model.entities["agent"].columns
+
+
+INDEX_TOOLS = [
+    {"name": "create_track", "source": "decorator",
+     "params": [_p("track_index", required=True), _p("name")]},
+    {"name": "get_track", "source": "decorator", "params": [_p("track_index", required=True)]},
+    {"name": "create_clip", "source": "decorator",
+     "params": [_p("name", required=True), _p("track_index", "integer")]},
+]
+
+
+def test_an_integer_column_never_takes_a_text_keys_values():
+    conn = _seeded(INDEX_TOOLS)
+    values = [r[0] for r in conn.execute("SELECT track_index FROM clips")]
+    assert values and all(v is None or isinstance(v, int) for v in values)
