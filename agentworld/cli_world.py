@@ -18,13 +18,13 @@ default_task_dir = task_dir
 
 def cmd_build(args: argparse.Namespace) -> int:
     from agentworld.servers.world.build import build_templates
-    from agentworld.servers.world.registry import world_ids
+    from agentworld.servers.world.registry import pack_cards, world_ids
 
     ids = world_ids() if args.all else args.env_ids
     if not ids:
         print("error: name environments or pass --all")
         return 2
-    unknown = sorted(set(ids) - set(world_ids()))
+    unknown = sorted(set(ids) - set(world_ids()) - set(pack_cards()))
     if unknown:
         print(f"error: not synthesized environments: {', '.join(unknown[:5])}")
         return 2

@@ -33,20 +33,25 @@ def provenance(kind: str | None) -> str:
 
 
 def measured_tool_counts() -> dict[str, int]:
-    """The world's tool counts as its pipeline measured them when it wrote the index
-    (``pools/world_report.json``), so that no environment is compiled only to be counted. Empty
-    when there is no report or it is not in the shape expected."""
+    """The world's tool counts as its builds measured them when they wrote their indexes (the
+    domain packs' ``pools/world_report.json``, the mined servers' ``pools/mined.json``), so that
+    no environment is compiled only to be counted. Empty for an index that is missing or not in
+    the shape expected."""
     from agentworld.servers.world.data import DATA_DIR
+    from agentworld.servers.world.registry import mined_entries
 
-    path = DATA_DIR / "world_report.json"
+    counts: dict[str, int] = {}
     try:
-        per_env = json.loads(path.read_text(encoding="utf-8")).get("environments")
+        per_env = json.loads((DATA_DIR / "world_report.json").read_text(encoding="utf-8")).get(
+            "environments")
     except (OSError, ValueError, AttributeError):
-        return {}
-    if not isinstance(per_env, dict):
-        return {}
-    return {env_id: facts["tools"] for env_id, facts in per_env.items()
-            if isinstance(facts, dict) and isinstance(facts.get("tools"), int)}
+        per_env = None
+    if isinstance(per_env, dict):
+        counts.update({env_id: facts["tools"] for env_id, facts in per_env.items()
+                       if isinstance(facts, dict) and isinstance(facts.get("tools"), int)})
+    counts.update({env_id: e["tools"] for env_id, e in mined_entries().items()
+                   if isinstance(e.get("tools"), int)})
+    return counts
 
 
 def _tool_count(catalog: Catalog, summary: dict[str, Any], known: dict[str, int],

@@ -69,6 +69,15 @@ class Catalog:
 
         return world_cards()
 
+    def _buildable(self, env_id: object) -> bool:
+        """A world environment, or a domain-pack one the world does not list but still builds
+        (the arena's evaluation draws on them)."""
+        if not self._world or not isinstance(env_id, str):
+            return False
+        from .world.registry import pack_cards
+
+        return env_id in self._world_cards() or env_id in pack_cards()
+
     def add(self, definition: EnvironmentDefinition) -> None:
         """Register a definition built in code (tests, importers)."""
         with self._lock:
@@ -83,7 +92,7 @@ class Catalog:
     def __contains__(self, env_id: object) -> bool:
         return (env_id in self._modules or env_id in self._definitions
                 or (self._imported is not None and env_id in self._imported)
-                or (isinstance(env_id, str) and env_id in self._world_cards()))
+                or self._buildable(env_id))
 
     def definition(self, env_id: str) -> EnvironmentDefinition:
         if env_id not in self._definitions:
@@ -92,7 +101,7 @@ class Catalog:
                 self._definitions[env_id] = importlib.import_module(module_name).DEFINITION
             elif self._imported is not None and env_id in self._imported:
                 self._definitions[env_id] = self._imported.definition(env_id)
-            elif isinstance(env_id, str) and env_id in self._world_cards():
+            elif self._buildable(env_id):
                 from .world.registry import compiled
 
                 self._definitions[env_id] = compiled(env_id).definition
@@ -149,10 +158,10 @@ class Catalog:
         return "imported"
 
     def is_synthesized(self, env_id: str) -> bool:
-        return env_id in self._world_cards() and env_id not in self._definitions_added
+        return self._buildable(env_id) and env_id not in self._definitions_added
 
     def _environment(self, env_id: str, definition: EnvironmentDefinition) -> Environment:
-        if self._cache is not None and env_id in self._world_cards():
+        if self._cache is not None and self._buildable(env_id):
             from .world.registry import cache_key
 
             env = Environment(definition, cache=self._cache, cache_key=cache_key(env_id))

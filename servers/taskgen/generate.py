@@ -15,6 +15,7 @@ from .audit import audit_task
 from .gates import check_gates
 from .graph import ToolGraph
 from .graph_tasks import graph_task
+from .mined import mined_tasks
 from .programmatic import programmatic_tasks
 from .record import TaskRecord
 
@@ -22,7 +23,7 @@ __all__ = ["GenerationReport", "generate_tasks", "split_of", "TASKS_PER_ENV", "T
 
 # Bumped whenever generation or the verifier contract changes: stored sets of another version
 # are generated again.
-TASKGEN_VERSION = "6"
+TASKGEN_VERSION = "7"
 TASKS_PER_ENV = 12
 LONG_PER_ENV = 2
 
@@ -97,8 +98,15 @@ def generate_tasks(env: Environment, *, compiled=None, seed: int = 0,
     kept: list[TaskRecord] = []
     _gate(env, list(existing), report, graph, kept, len(existing))
     # The shapes are written over the domain packs' tool names (search_, create_, cancel_);
-    # a mined surface keeps its server's own names and gets graph tasks only.
-    if compiled is not None and not compiled.archetype.id.startswith("mined:"):
+    # a mined surface keeps its server's own names: its requests come from its bindings.
+    if compiled is not None and compiled.archetype.id.startswith("mined:"):
+        db = env.template.clone()
+        try:
+            _gate(env, mined_tasks(env, compiled, db, rng, count=per_env), report, graph, kept,
+                  per_env * 2 // 3)
+        finally:
+            db.close()
+    elif compiled is not None:
         db = env.template.clone()
         try:
             long = programmatic_tasks(env, compiled, db, rng, count=LONG_PER_ENV + 2, long=True)

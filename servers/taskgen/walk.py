@@ -9,6 +9,7 @@ to keep only what is stable.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import random
 import sqlite3
 from dataclasses import dataclass, field
@@ -83,6 +84,26 @@ def _lookup(output: dict[str, Any], param: str, noun: str) -> Any:
     return None
 
 
+def _fit(value: Any, schema: dict[str, Any]) -> Any:
+    """A value found in the database or an earlier reply, in the type the parameter declares:
+    a JSON column's text is the array or object it holds, and a lone value fills a one-item
+    array. None when it cannot fit."""
+    kind = schema.get("type")
+    kinds = set(kind) if isinstance(kind, list) else {kind} if kind else set()
+    if not kinds & {"array", "object"} or value is None:
+        return value
+    if isinstance(value, str) and value[:1] in "[{":
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    if isinstance(value, list) and "array" in kinds or isinstance(value, dict) and "object" in kinds:
+        return value
+    if "array" in kinds and not isinstance(value, list | dict):
+        return [value]
+    return value if "string" in kinds else None
+
+
 class Binder:
     def __init__(self, session: Session, rng: random.Random) -> None:
         self.session, self.rng = session, rng
@@ -146,6 +167,9 @@ class Binder:
             if found is None and (param == "id" or param.endswith("_id") or "enum" not in
                                   props.get(param, {})):
                 found = self._from_db(node, param)
+            if found is not None:
+                fitted = _fit(found[0], props.get(param, {}))
+                found = (fitted, found[1]) if fitted is not None else None
             if found is None:
                 value = self._from_schema(props.get(param, {}))
                 if value is None:
@@ -158,6 +182,7 @@ class Binder:
         for param in self.rng.sample(extra, min(wanted, len(extra))):
             found = self._from_db(node, param) if param.endswith("_id") else None
             value = found[0] if found else self._optional_value(node, param, props[param])
+            value = _fit(value, props.get(param, {}))
             if value is not None:
                 args[param], sources[param] = value, found[1] if found else "schema"
         return args, sources

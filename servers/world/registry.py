@@ -9,6 +9,7 @@ import hashlib
 import importlib
 import json
 import threading
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .data import DATA_DIR
@@ -18,13 +19,13 @@ from .taxonomy import TAXONOMY
 if TYPE_CHECKING:
     from .compile import CompiledEnvironment
 
-__all__ = ["world_cards", "world_ids", "world_summaries", "compiled", "cache_key",
+__all__ = ["world_cards", "world_ids", "pack_cards", "card_for", "mined_quota", "world_summaries", "compiled", "cache_key",
            "ENGINE_VERSION", "MINED_ENGINE_VERSION", "mined_entries", "is_mined"]
 
 # Bumped whenever the compiler's output for the same card changes (invalidates cached templates).
 ENGINE_VERSION = "1"
 # Bumped whenever the mined compiler's output for the same record changes.
-MINED_ENGINE_VERSION = "1"
+MINED_ENGINE_VERSION = "2"
 WORLD_INDEX = DATA_DIR / "world.json"
 
 _lock = threading.Lock()
@@ -44,6 +45,20 @@ def _pack_cards() -> list[ThemeCard]:
     from .cards import make_cards  # imports every archetype module
 
     return list(make_cards())
+
+
+@functools.cache
+def pack_cards() -> dict[str, ThemeCard]:
+    """The domain-pack environments by id: built from the archetypes alone. With a full mined
+    index the world serves none of them, but they stay buildable: the arena draws on them
+    where it needs an environment's archetype (a richer database for a weak one)."""
+    return {card.id: card for card in _pack_cards()}
+
+
+def card_for(env_id: str) -> ThemeCard:
+    """A world environment's card, else a domain-pack environment's. KeyError when neither."""
+    card = world_cards().get(env_id)
+    return card if card is not None else pack_cards()[env_id]
 
 
 @functools.cache
@@ -68,13 +83,51 @@ def is_mined(card: ThemeCard) -> bool:
 
 @functools.cache
 def world_cards() -> dict[str, ThemeCard]:
-    """The shipped world, category by category: each second-level category serves as many
-    leaves as the taxonomy gives it, mined environments first (in the index's priority order),
-    then domain-pack environments for the leaves no mined server fills."""
+    """The shipped world: 1,975 synthesized environments beside the three reference ones.
+
+    When the mined index holds enough servers, every one is mined. Categories are filled
+    evenly: each second-level category serves its mined servers up to a common cap (the
+    smallest that fills the world), in the index's priority order, so a category the registry
+    is rich in (Docs & Knowledge Bases) does not crowd out a thin one (Air Travel). With fewer
+    mined servers than slots, each category serves its mined servers first and domain-pack
+    environments for the leaves left, as many leaves as the taxonomy gives it.
+    """
     packs = _pack_cards()
     entries = list(mined_entries().values())
     if not entries:
         return {card.id: card for card in packs}
+    slots = sum(c.leaves for c in TAXONOMY) - len(_reference_ids())
+    order = {c.l2: i for i, c in enumerate(TAXONOMY)}
+    if len(entries) >= slots:
+        quota = mined_quota(Counter(e["l2"] for e in entries), slots, order)
+        chosen = []
+        for entry in entries:
+            if quota.get(entry["l2"], 0) > 0:
+                quota[entry["l2"]] -= 1
+                chosen.append(_mined_card(entry))
+    else:
+        chosen = _mined_then_packs(entries, packs)
+    chosen.sort(key=lambda card: order.get(card.l2, len(order)))   # stable: priority order
+    return {card.id: card for card in chosen}
+
+
+def mined_quota(available: Counter, slots: int, order: dict[str, int]) -> dict[str, int]:
+    """How many mined servers each category serves: all of a category's servers up to a common
+    cap, the smallest cap that fills ``slots``; where that overshoots, the categories at the
+    cap with the most servers give one back each (ties in taxonomy order)."""
+    cap = 0
+    while sum(min(n, cap) for n in available.values()) < slots:
+        cap += 1
+    quota = {l2: min(n, cap) for l2, n in available.items()}
+    excess = sum(quota.values()) - slots
+    at_cap = sorted((l2 for l2, n in available.items() if n >= cap),
+                    key=lambda l2: (-available[l2], order.get(l2, len(order)), l2))
+    for l2 in at_cap[:excess]:
+        quota[l2] -= 1
+    return quota
+
+
+def _mined_then_packs(entries: list[dict[str, Any]], packs: list[ThemeCard]) -> list[ThemeCard]:
     room = {c.l2: c.leaves for c in TAXONOMY}
     for card in packs:                        # the reference environments' leaves stay theirs
         room.setdefault(card.l2, 0)
@@ -89,9 +142,13 @@ def world_cards() -> dict[str, ThemeCard]:
         if room.get(card.l2, 0) > 0 and card.id not in taken:
             room[card.l2] -= 1
             chosen.append(card)
-    order = {c.l2: i for i, c in enumerate(TAXONOMY)}
-    chosen.sort(key=lambda card: order.get(card.l2, len(order)))   # stable: mined first
-    return {card.id: card for card in chosen}
+    return chosen
+
+
+def _reference_ids() -> list[str]:
+    from .taxonomy import REFERENCE_LEAVES
+
+    return list(REFERENCE_LEAVES)
 
 
 def _reference_leaves(l2: str) -> int:
@@ -138,7 +195,7 @@ def compiled(env_id: str) -> CompiledEnvironment:
 def _compiled(env_id: str) -> CompiledEnvironment:
     from .compile import compile_card
 
-    card = world_cards()[env_id]
+    card = card_for(env_id)
     if is_mined(card):
         from .mined.compile import compile_mined
         from .mined.world import snapshot_records
@@ -159,7 +216,7 @@ def _data_digest() -> str:
 
 def cache_key(env_id: str) -> str:
     """What a cached template depends on: the engine, the data, the card and its archetype."""
-    card = world_cards()[env_id]
+    card = card_for(env_id)
     if is_mined(card):
         from .mined.world import snapshot_records
 

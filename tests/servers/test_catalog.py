@@ -7,7 +7,8 @@ import pytest
 
 from agentworld.servers import Catalog, UnknownEnvironmentError
 
-WORLD_ID = "hotel-chain-reservations"
+WORLD_ID = "hotel-chain-reservations"     # a domain-pack environment: built, not listed
+MINED_ID = "superset"                      # a mined one, listed
 
 
 @pytest.fixture
@@ -17,11 +18,13 @@ def catalog(tmp_path):
 
 def test_ids_and_summaries_cover_the_world_without_compiling(catalog):
     ids = catalog.ids()
-    assert len(ids) == 1978 and {"notion", "github", "airline", WORLD_ID} <= set(ids)
+    assert len(ids) == 1978 and {"notion", "github", "airline", MINED_ID} <= set(ids)
+    assert WORLD_ID not in ids and WORLD_ID in catalog
     summaries = {s["id"]: s for s in catalog.summaries()}
-    assert summaries[WORLD_ID]["kind"] == "synthesized"
+    assert summaries[MINED_ID]["kind"] == "synthesized"
     assert summaries["github"]["kind"] == "hand-built"
-    assert catalog.is_synthesized(WORLD_ID) and not catalog.is_synthesized("github")
+    assert catalog.is_synthesized(MINED_ID) and catalog.is_synthesized(WORLD_ID)
+    assert not catalog.is_synthesized("github")
 
 
 def test_world_templates_are_cached_on_disk_and_reused(catalog, tmp_path):

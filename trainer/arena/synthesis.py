@@ -36,24 +36,33 @@ class Focus:
     reasons: tuple[str, ...] = field(default=(), compare=False)
 
 
+def _on_target(record: TaskRecord, focus: Focus) -> bool:
+    """Calls a focus tool, in a solution as long as the focus asks (or as short)."""
+    n = len(record.reference_calls)
+    long_enough = n <= focus.max_calls if focus.max_calls is not None else n >= focus.min_calls
+    return bool(touches(record, focus.tools)) and long_enough
+
+
 def touches(record: TaskRecord, tools: Collection[str]) -> list[str]:
     """The focus tools a task's reference solution calls, in order, without repeats."""
     called = [name for name, _ in record.reference_calls]
     return list(dict.fromkeys(name for name in called if name in tools))
 
 
-def _programmatic(world: ArenaWorld, env_id: str, rng: random.Random, long: bool
-                  ) -> TaskRecord | None:
+def _programmatic(world: ArenaWorld, env_id: str, rng: random.Random, long: bool,
+                  tools: Collection[str] = ()) -> TaskRecord | None:
+    """One programmatic task; with focus ``tools``, one that calls them where any of a few
+    drawn does (a shape that edits records is what a weak ``update_`` family needs)."""
     compiled = world.compiled(env_id)
     env = world.load(env_id)
     db = env.template.clone()
     try:
-        made = programmatic_tasks(env, compiled, db, rng, count=1, long=long)
+        made = programmatic_tasks(env, compiled, db, rng, count=3 if tools else 1, long=long)
     finally:
         db.close()
     if not made:
         return None
-    record = made[0]
+    record = next((r for r in made if touches(r, tools)), made[0])
     n = len(record.reference_calls)
     record.id = f"{env_id}/candidate"
     record.max_steps = max(record.max_steps, 2 * n + 5, 20)
@@ -66,11 +75,14 @@ def focused_graph(graph: ToolGraph, tools: Collection[str]) -> ToolGraph:
     """The tool graph without the writes that are not in focus: a walk on it reads freely but
     only ever writes with the focus tools (the generator's walk weights writes up in a chain's
     second half, so most walks end on one). The graph itself when no focus tool is a write."""
-    keep = {n for n, node in graph.nodes.items() if node.kind == "query" or n in tools}
+    # In the graph's own order: a walk draws from the nodes as listed, so an order that
+    # followed string hashing would make synthesis differ from one process to the next.
+    keep = [n for n, node in graph.nodes.items() if node.kind == "query" or n in tools]
     if not any(graph.nodes[n].kind != "query" for n in keep):
         return graph
+    kept = set(keep)
     return ToolGraph({n: graph.nodes[n] for n in keep},
-                     {n: graph.edges[n] & keep for n in keep})
+                     {n: graph.edges[n] & kept for n in keep})
 
 
 def _candidates(world: ArenaWorld, env_id: str, rng: random.Random, graph: ToolGraph,
@@ -87,7 +99,8 @@ def _candidates(world: ArenaWorld, env_id: str, rng: random.Random, graph: ToolG
     out: list[TaskRecord] = []
     for i in range(attempts):
         if i % every == every - 1:
-            record = _programmatic(world, env_id, rng, bool(focus and focus.long and i % 2))
+            record = _programmatic(world, env_id, rng, bool(focus and focus.long and i % 2),
+                                   focus.tools if focus else ())
         else:
             record = graph_task(env, walk_graph, rng, length=rng.randint(lo, hi), index=i,
                                 seed=0)
@@ -109,6 +122,9 @@ def _rank(candidates: list[TaskRecord], focus: Focus | None) -> list[TaskRecord]
                                              -len(r.reference_calls)))
 
 
+_MORE_ROUNDS = 3
+
+
 def synthesize(world: ArenaWorld, env_id: str, *, rng: random.Random, count: int, prefix: str,
                split: str, exclude: Collection[str] = (), focus: Focus | None = None,
                attempts: int | None = None, round_index: int = 0) -> list[TaskRecord]:
@@ -118,6 +134,12 @@ def synthesize(world: ArenaWorld, env_id: str, *, rng: random.Random, count: int
     graph = ToolGraph.of(env.tools)
     attempts = attempts or (max(60, count * 20) if focus else max(12, count * 5))
     pool = _candidates(world, env_id, rng, graph, focus, attempts)
+    for _ in range(_MORE_ROUNDS if focus and focus.tools else 0):
+        # Walks into the failing tools dead-end often on some surfaces: draw more before
+        # settling for fewer (or shorter) targeted tasks than asked.
+        if sum(_on_target(r, focus) for r in pool) >= count:
+            break
+        pool += _candidates(world, env_id, rng, graph, focus, attempts)
     kept: list[TaskRecord] = []
     seen = set(exclude)
     for record in _rank(pool, focus):

@@ -20,7 +20,7 @@ from agentworld.servers import Catalog, Environment
 from agentworld.servers.taskgen.record import TaskRecord
 from agentworld.servers.world.compile import CompiledEnvironment, compile_card
 from agentworld.servers.world.registry import compiled as world_compiled
-from agentworld.servers.world.registry import is_mined, world_cards
+from agentworld.servers.world.registry import pack_cards
 from agentworld.servers.world.spec import Archetype
 
 __all__ = ["ArenaWorld", "Variant", "stratified_sample", "richer_archetype", "MAX_ROWS"]
@@ -33,13 +33,12 @@ def stratified_sample(rng: random.Random, *, per_category: int,
     """``per_category`` synthesized environments from each top-level category (all 20 unless
     ``categories`` names some), in taxonomy order.
 
-    Only domain-pack environments are drawn: the arena answers a weak environment with a
-    richer database (``richer_archetype``), which needs the environment's archetype, and the
-    mined ones have none yet."""
+    Only domain-pack environments are drawn (the world may serve none of them, but the catalog
+    still builds them): the arena answers a weak environment with a richer database
+    (``richer_archetype``), which needs the environment's archetype, and the mined ones have
+    none yet."""
     by_l1: dict[str, list[str]] = defaultdict(list)
-    for env_id, card in world_cards().items():
-        if is_mined(card):
-            continue
+    for env_id, card in pack_cards().items():
         if not categories or card.l1 in categories:
             by_l1[card.l1].append(env_id)
     picked: list[str] = []

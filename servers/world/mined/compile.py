@@ -9,9 +9,10 @@ tools can be kept, completion tools for the server's own entities are added and 
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 import re
 import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from agentworld.servers.environment import EnvironmentDefinition
@@ -41,8 +42,13 @@ _TITLE_NOISE = frozenset("get list create update delete set add remove search th
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+@dataclass(frozen=True)
 class MinedCompiled(CompiledEnvironment):
-    """A compiled environment that knows its model and how its tools were chosen."""
+    """A compiled environment that knows what each tool does (its binding) and the tables
+    behind them: task synthesis writes requests from them."""
+
+    bindings: tuple[Binding, ...] = ()
+    tables: dict[str, Table] = field(default_factory=dict)     # entity name -> table
 
 
 def env_id_for(package: str) -> str:
@@ -196,7 +202,7 @@ def compile_mined(record: dict[str, Any], *, env_id: str | None = None,
         manifest=manifest, schema_sql="\n\n".join(table_ddl(t, tables) for t in order),
         seed=seed, tools=toolset)
     return MinedCompiled(card, _archetype(env_id, model, order), definition, tuple(rules),
-                         probes, {b.tool: "added" for b in added})
+                         probes, {b.tool: "added" for b in added}, tuple(bindings), tables)
 
 
 def _surface_title(env_id: str, model: MinedModel, kept: list[Binding]) -> str:

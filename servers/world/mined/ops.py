@@ -382,7 +382,18 @@ def _clear(binding: Binding, table: Table, tables, refs_to):
             if col is not None and col.kind == "json" and current:
                 items = json.loads(current)
                 gone = json.loads(value) if isinstance(value, str) and value[:1] in "[{" else value
+                if isinstance(items, dict) and isinstance(gone, dict):
+                    gone = list(gone)           # {"color": ...} names the key "color"
                 gone = gone if isinstance(gone, list) else [gone]
+                if isinstance(items, dict):     # a map: what goes are its keys
+                    missing = [g for g in gone if not isinstance(g, str) or g not in items]
+                    if missing:
+                        raise ToolError(ErrorCode.PRECONDITION_FAILED,
+                                        f"{table.noun} {row['id']} has no {column} "
+                                        f"{missing[0]!r}")
+                    values[column] = json.dumps({k: v for k, v in items.items()
+                                                 if k not in gone}, sort_keys=True)
+                    continue
                 missing = [g for g in gone if g not in items]
                 if missing:
                     raise ToolError(ErrorCode.PRECONDITION_FAILED,

@@ -11,7 +11,7 @@ from agentworld.servers import Environment
 from agentworld.servers.taskgen.gates import random_agent_passes, replay
 from agentworld.servers.taskgen.generate import generate_tasks
 from agentworld.servers.tasks import VerifierInput
-from agentworld.servers.world.registry import compiled, is_mined, world_cards
+from agentworld.servers.world.registry import compiled, pack_cards
 
 
 def _one_per_category() -> list[str]:
@@ -20,9 +20,8 @@ def _one_per_category() -> list[str]:
     # the audit test covers a mined environment.
     rng = random.Random(5)
     by_l1: dict[str, list[str]] = {}
-    for card in world_cards().values():
-        if not is_mined(card):
-            by_l1.setdefault(card.l1, []).append(card.id)
+    for card in pack_cards().values():
+        by_l1.setdefault(card.l1, []).append(card.id)
     return [rng.choice(sorted(ids)) for _, ids in sorted(by_l1.items())]
 
 
@@ -41,8 +40,8 @@ def sampled_tasks():
 
 
 def test_the_sample_covers_every_top_level_category():
-    with_packs = {c.l1 for c in world_cards().values() if not is_mined(c)}
-    assert {world_cards()[i].l1 for i in SAMPLE} == with_packs and len(with_packs) >= 15
+    with_packs = {c.l1 for c in pack_cards().values()}
+    assert {pack_cards()[i].l1 for i in SAMPLE} == with_packs and len(with_packs) == 20
 
 
 def test_oracle_one_noop_zero_random_under_two_percent(sampled_tasks):

@@ -84,3 +84,15 @@ def test_generation_is_deterministic_and_split(hotel):
     assert sum(r.split == "long_horizon" for r in first) >= 1
     assert {split_of(r.id) for r in first} <= {"train", "eval", "test"}
     assert {r.kind for r in first} == {"graph", "programmatic"}
+
+
+def test_a_walk_passes_json_columns_as_the_arrays_and_objects_their_parameters_declare():
+    from agentworld.servers.taskgen.walk import _fit
+
+    assert _fit('["a", "b"]', {"type": "array"}) == ["a", "b"]
+    assert _fit('{"k": 1}', {"type": ["object", "null"]}) == {"k": 1}
+    assert _fit("tag", {"type": "array"}) == ["tag"]
+    assert _fit("[not json", {"type": "array"}) is None
+    assert _fit(3, {"type": "object"}) is None
+    assert _fit('["x"]', {"type": "string"}) == '["x"]'      # a string stays the text it is
+    assert _fit(7, {"type": "integer"}) == 7

@@ -15,7 +15,15 @@ from agentworld.servers.catalog import REFERENCE_ENVIRONMENTS
 from agentworld.servers.mcp_server import build_mcp_server
 from agentworld.servers.world.cards import archetype_module, load_archetypes, make_cards
 from agentworld.servers.world.filters import run_filters
-from agentworld.servers.world.registry import compiled, is_mined, mined_entries, world_cards
+from agentworld.servers.world.registry import (
+    card_for,
+    compiled,
+    is_mined,
+    mined_entries,
+    mined_quota,
+    pack_cards,
+    world_cards,
+)
 from agentworld.servers.world.taxonomy import REFERENCE_LEAVES, TAXONOMY
 
 L1S = sorted({c.l1 for c in TAXONOMY})
@@ -45,21 +53,41 @@ def test_cards_are_unique_in_id_and_in_archetype_features_and_region():
     assert len(load_archetypes()) >= 50
 
 
-def test_the_world_serves_every_leaf_mined_environments_first():
-    shipped = world_cards()
-    assert len(shipped) == 1975
-    mined = {env_id for env_id, card in shipped.items() if is_mined(card)}
-    assert mined <= set(mined_entries())
-    assert set(shipped) - mined <= {c.id for c in make_cards()}
+def test_the_shipped_world_is_mined_servers_only_spread_evenly_over_the_categories():
+    shipped, entries = world_cards(), mined_entries()
+    assert len(entries) >= 1975                       # the shipped index fills the world
+    assert len(shipped) == 1975 and all(is_mined(card) for card in shipped.values())
     assert not set(shipped) & set(REFERENCE_ENVIRONMENTS)
+    assert len({entries[env_id]["package"] for env_id in shipped}) == 1975
     served = Counter(card.l2 for card in shipped.values())
-    own = Counter(REFERENCE_LEAVES.values())
-    assert all(served[c.l2] + own[c.l2] == c.leaves for c in TAXONOMY)
-    # A category serves a domain-pack environment only where mined servers run out.
-    for category in TAXONOMY:
-        available = sum(1 for e in mined_entries().values() if e["l2"] == category.l2)
-        assert sum(1 for e in mined if shipped[e].l2 == category.l2) == min(
-            available, category.leaves - own[category.l2])
+    available = Counter(e["l2"] for e in entries.values())
+    cap = max(served.values())
+    for l2, n in available.items():
+        # A thin category serves every server it has; a rich one stops at the common cap.
+        assert served[l2] == n if n < cap - 1 else served[l2] >= cap - 1, l2
+    # Within a category, the servers served come first in the index's priority order.
+    order = list(entries)
+    for l2 in served:
+        ranks = sorted(order.index(e) for e in order if entries[e]["l2"] == l2)
+        assert sorted(order.index(i) for i in shipped if shipped[i].l2 == l2) == ranks[:served[l2]]
+
+
+def test_the_mined_quota_is_the_smallest_common_cap_that_fills_the_slots():
+    order = {"a": 0, "b": 1, "c": 2}
+    assert mined_quota(Counter(a=10, b=3, c=6), 12, order) == {"a": 4, "b": 3, "c": 5}
+    assert mined_quota(Counter(a=10, b=3, c=6), 13, order) == {"a": 5, "b": 3, "c": 5}
+    assert mined_quota(Counter(a=10, b=3, c=6), 19, order) == {"a": 10, "b": 3, "c": 6}
+    assert sum(mined_quota(Counter(a=7, b=7, c=7), 20, order).values()) == 20
+
+
+def test_domain_pack_environments_the_world_does_not_list_still_build():
+    packs = pack_cards()
+    assert len(packs) == 1975
+    env_id = sorted(packs)[0]
+    assert env_id not in world_cards() and card_for(env_id) == packs[env_id]
+    assert run_filters(compiled(env_id)).passed
+    with pytest.raises(KeyError):
+        card_for("no-such-environment")
 
 
 def _sample_per_l1(seed: int = 0) -> list[str]:
@@ -102,6 +130,6 @@ def test_every_environment_passes_the_three_filters():
     assert not failures, dict(list(failures.items())[:10])
 
 
-def test_categories_are_spread_evenly():
+def test_every_top_level_category_is_served():
     per_l1 = Counter(c.l1 for c in world_cards().values())
-    assert len(per_l1) == 20 and min(per_l1.values()) >= 78
+    assert set(per_l1) == set(L1S)

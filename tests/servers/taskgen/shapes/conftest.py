@@ -11,7 +11,7 @@ import pytest
 from agentworld.servers import Environment
 from agentworld.servers.taskgen.shapes import LONG_SHAPES, SHAPES, Draft, ShapeContext
 from agentworld.servers.world.compile import CompiledEnvironment
-from agentworld.servers.world.registry import compiled, is_mined, world_cards
+from agentworld.servers.world.registry import compiled, pack_cards
 
 
 def one_per_category() -> list[str]:
@@ -19,9 +19,8 @@ def one_per_category() -> list[str]:
     over the domain packs' tools (mined surfaces get graph tasks)."""
     rng = random.Random(7)
     by_l1: dict[str, list[str]] = {}
-    for card in world_cards().values():
-        if not is_mined(card):
-            by_l1.setdefault(card.l1, []).append(card.id)
+    for card in pack_cards().values():
+        by_l1.setdefault(card.l1, []).append(card.id)
     return [rng.choice(sorted(ids)) for _, ids in sorted(by_l1.items())]
 
 

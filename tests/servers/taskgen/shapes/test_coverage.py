@@ -9,14 +9,14 @@ import pytest
 
 from agentworld.servers import Environment
 from agentworld.servers.taskgen.shapes import LONG_SHAPES, SHAPES
-from agentworld.servers.world.registry import compiled, world_cards
+from agentworld.servers.world.registry import compiled, pack_cards
 
 from .conftest import drafts_for
 
 
 def one_per_archetype() -> list[str]:
     first: dict[str, str] = {}
-    for card in world_cards().values():
+    for card in pack_cards().values():
         first.setdefault(card.archetype, card.id)
     return sorted(first.values())
 

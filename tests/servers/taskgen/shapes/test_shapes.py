@@ -222,9 +222,9 @@ def test_a_draw_is_repeatable(hotel):
 
 def test_a_decision_with_a_note_leaves_the_stated_comment():
     from agentworld.servers import Environment
-    from agentworld.servers.world.registry import compiled, world_cards
+    from agentworld.servers.world.registry import compiled, pack_cards
 
-    ids = sorted(c.id for c in world_cards().values() if "comments" in c.features)
+    ids = sorted(c.id for c in pack_cards().values() if "comments" in c.features)
     for env_id in random.Random(0).sample(ids, 30):
         c = compiled(env_id)
         env = Environment(c.definition)

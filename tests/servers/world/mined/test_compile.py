@@ -7,7 +7,7 @@ from agentworld.servers import Environment, Session
 from agentworld.servers.world.filters import run_filters
 from agentworld.servers.world.mined.compile import MIN_TOOLS, compile_mined, env_id_for
 
-from ._surfaces import PRICES_TOOLS, STUDIO_TOOLS, TRACKER_TOOLS, record
+from ._surfaces import PRICES_TOOLS, STUDIO_TOOLS, TRACKER_TOOLS, _p, record
 
 
 @pytest.fixture(scope="module")
@@ -180,3 +180,25 @@ def test_paging_numbers_sent_as_digits_are_read_as_numbers():
     for bad in ("0", "-1", "two", "1e9"):
         refused = s.call("tracker_list_projects", {"page": bad})
         assert not refused.ok and refused.error["code"] == "VALIDATION_ERROR"
+
+
+def test_untagging_a_map_column_removes_its_keys_and_refuses_a_missing_one():
+    tools = [
+        {"name": "create_device", "source": "decorator",
+         "params": [_p("name", required=True), _p("labels", "object")]},
+        {"name": "get_device", "source": "decorator",
+         "params": [_p("device_id", "integer", True)]},
+        {"name": "list_devices", "source": "decorator", "params": [_p("limit", "integer")]},
+        {"name": "untag_device", "source": "decorator",
+         "params": [_p("device_id", "integer", True), _p("labels", "object", True)]},
+    ]
+    env = Environment(compile_mined(record("fleet-mcp", tools)).definition).warm()
+    s = _session(env)
+    before = s.call("get_device", {"device_id": 1}).data["device"]["labels"]
+    assert set(before) == {"owner", "team"}
+    after = s.call("untag_device", {"device_id": 1, "labels": {"owner": before["owner"]}})
+    assert after.ok and after.data["device"]["labels"] == {"team": before["team"]}
+    again = s.call("untag_device", {"device_id": 1, "labels": {"owner": ""}})
+    assert not again.ok and again.error["code"] == "PRECONDITION_FAILED"
+    assert s.call("get_device", {"device_id": 1}).data["device"]["labels"] == {
+        "team": before["team"]}
