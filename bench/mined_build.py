@@ -31,8 +31,8 @@ t_import = time.perf_counter()
 env_id, cache = sys.argv[1], sys.argv[2]
 card = registry.card_for(env_id)
 if registry.is_mined(card):
-    from agentworld.servers.world.mined.world import snapshot_records
-    snapshot_records()
+    from agentworld.servers.world.mined.world import snapshot_record
+    snapshot_record(registry.mined_entries()[env_id]["package"])
 t_facts = time.perf_counter()
 registry.compiled(env_id)
 t_compile = time.perf_counter()
@@ -89,11 +89,11 @@ def main() -> None:
         rows.append([label, f"{pct(values, 50):.3f}", f"{pct(values, 95):.3f}",
                      f"{max(values):.3f}", f"{baseline[key]:.3f}",
                      f"{pct(values, 50) / max(baseline[key], 1e-9):.2f}"])
-    print(table(f"On-demand build of {len(results)} mined environments, fresh process (s); "
-                f"baseline: domain-pack {baseline_id}",
-                ["phase", "p50", "p95", "max", "baseline", "p50 / baseline"], rows))
+    table(f"On-demand build of {len(results)} mined environments, fresh process (s); "
+          f"baseline: domain-pack {baseline_id}",
+          ["phase", "p50", "p95", "max", "baseline", "p50 / baseline"], rows)
     big = [[i, results[i]["tools"], f"{results[i]['build']:.2f}"] for i in largest]
-    print(table("The largest surfaces", ["environment", "tools", "build (s)"], big))
+    table("The largest surfaces", ["environment", "tools", "build (s)"], big)
     write_result("mined_build", {
         "sample": len(results), "seed": args.seed, "baseline": {baseline_id: baseline},
         "build_s": {"p50": pct(builds, 50), "p95": pct(builds, 95), "max": max(builds)},

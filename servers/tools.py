@@ -70,9 +70,39 @@ def _check_schema(owner: str, schema: Schema) -> None:
 
 def _check_new_schema(owner: str, schema: Schema) -> None:
     try:
-        Draft202012Validator.check_schema(schema)
+        _check_part(schema)
     except Exception as exc:  # jsonschema raises SchemaError; report it with the tool's name
         raise EnvironmentDefinitionError(f"{owner}: invalid JSON Schema: {exc}") from exc
+
+
+def _check_part(schema: Any) -> None:
+    """Check a schema against the 2020-12 meta-schema part by part, each distinct part once.
+
+    A schema is valid when its own keywords are and each property's schema is; and a
+    description, a title or a list of required names is valid whatever its words, when it has
+    the right type. What is left repeats across tools (an ``id`` string, a ``limit`` integer, an
+    object of properties), so a compiled server of 300 tools checks a few dozen parts instead
+    of spending most of its build in the meta-schema (about 3 ms a check)."""
+    if not isinstance(schema, dict):
+        Draft202012Validator.check_schema(schema)
+        return
+    rest = dict(schema)
+    for word in ("description", "title"):
+        if isinstance(rest.get(word), str):
+            del rest[word]
+    required = rest.get("required")
+    if isinstance(required, list) and all(isinstance(r, str) for r in required) \
+            and len(set(required)) == len(required):
+        del rest["required"]
+    properties = rest.get("properties")
+    if isinstance(properties, dict):
+        for sub in properties.values():
+            _check_part(sub)
+        rest["properties"] = {}
+    key = json.dumps(rest, sort_keys=True, default=str)
+    if key not in _CHECKED:
+        Draft202012Validator.check_schema(rest)
+        _CHECKED.add(key)
 
 
 class Toolset:

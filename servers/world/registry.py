@@ -198,10 +198,10 @@ def _compiled(env_id: str) -> CompiledEnvironment:
     card = card_for(env_id)
     if is_mined(card):
         from .mined.compile import compile_mined
-        from .mined.world import snapshot_records
+        from .mined.world import snapshot_record
 
         entry = mined_entries()[env_id]
-        return compile_mined(snapshot_records()[entry["package"]], env_id=env_id,
+        return compile_mined(snapshot_record(entry["package"]), env_id=env_id,
                              exclude=entry["exclude"])
     return compile_card(card, archetype_for(card))
 
@@ -218,10 +218,10 @@ def cache_key(env_id: str) -> str:
     """What a cached template depends on: the engine, the data, the card and its archetype."""
     card = card_for(env_id)
     if is_mined(card):
-        from .mined.world import snapshot_records
+        from .mined.world import snapshot_record
 
         entry = mined_entries()[env_id]
-        facts = json.dumps(snapshot_records()[entry["package"]], sort_keys=True)
+        facts = json.dumps(snapshot_record(entry["package"]), sort_keys=True)
         text = repr((ENGINE_VERSION, MINED_ENGINE_VERSION, _data_digest(), card, facts,
                      sorted(entry["exclude"])))
         return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()

@@ -30,6 +30,23 @@ def test_invalid_schema_is_refused():
         _declare(Toolset(), output={"type": "object", "properties": {"x": {"type": 12}}})
 
 
+@pytest.mark.parametrize("bad", [
+    {"type": "object", "required": ["a", "a"]},                 # required names repeat
+    {"type": "object", "required": "a"},
+    {"type": "object", "description": 7},
+    {"type": "object", "properties": {"x": {"type": "object", "properties": {
+        "y": {"enum": "not-a-list"}}}}},                         # deep in a property
+    {"type": "object", "properties": {"x": {"description": "ok", "minimum": "low"}}},
+])
+def test_the_part_by_part_check_refuses_what_the_meta_schema_refuses(bad):
+    from jsonschema import Draft202012Validator, SchemaError
+
+    with pytest.raises(SchemaError):
+        Draft202012Validator.check_schema(bad)
+    with pytest.raises(EnvironmentDefinitionError, match="invalid JSON Schema"):
+        _declare(Toolset(), output=bad)
+
+
 def test_duplicate_tool_is_refused():
     tools = Toolset()
     _declare(tools)

@@ -2,8 +2,9 @@
 
 Where a mined entity has the name of an entity in an archetype (an ``invoice`` of an accounting
 server and the accounting pack's ``invoice``), its columns of the same name take the pack's
-phrases and plausible ranges, preferring packs of the server's own category. The pack never adds
-tools or changes the mined surface.
+phrases and plausible ranges, preferring packs of the server's own category and never leaving its
+top-level category (a licensing server's ``product`` is not a shop's). The pack never adds tools
+or changes the mined surface.
 """
 
 from __future__ import annotations
@@ -21,13 +22,20 @@ _GENERIC = frozenset("item entry record object resource element node data entity
                      "property detail".split())
 
 
-@functools.cache
-def pack_fields() -> dict[str, list[tuple[str, str, dict[str, Field]]]]:
-    """entity name -> [(category, label field, fields by name)] over every archetype."""
-    from agentworld.servers.world.cards import load_archetypes
+def _archetypes(l1: str) -> list:
+    """The archetypes of one top-level category (a mined server borrows from no other), so
+    building one environment imports a few archetype modules rather than all fifty."""
+    from agentworld.servers.world.cards import archetype_module
+    from agentworld.servers.world.taxonomy import TAXONOMY
 
+    return [a for c in TAXONOMY if c.l1 == l1 for a in archetype_module(c).ARCHETYPES]
+
+
+@functools.cache
+def pack_fields(l1: str) -> dict[str, list[tuple[str, str, dict[str, Field]]]]:
+    """entity name -> [(category, label field, fields by name)] over the archetypes of ``l1``."""
     out: dict[str, list[tuple[str, str, dict[str, Field]]]] = {}
-    for archetype in load_archetypes().values():
+    for archetype in _archetypes(l1):
         for entity in archetype.entities:
             out.setdefault(entity.name, []).append(
                 (archetype.l2, entity.label, {f.name: f for f in entity.fields}))
@@ -35,12 +43,11 @@ def pack_fields() -> dict[str, list[tuple[str, str, dict[str, Field]]]]:
 
 
 @functools.cache
-def field_vocab() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
-    """field name -> [(category, phrases)] over every archetype's text fields with phrases."""
-    from agentworld.servers.world.cards import load_archetypes
-
+def field_vocab(l1: str) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    """field name -> [(category, phrases)] over the text fields with phrases of ``l1``'s
+    archetypes."""
     out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-    for archetype in load_archetypes().values():
+    for archetype in _archetypes(l1):
         for entity in archetype.entities:
             for f in entity.fields:
                 if f.kind == "text" and len(f.vocab) >= 4:
@@ -57,14 +64,14 @@ def _top(l2: str) -> str:
 def _any_pack_vocab(name: str, l2: str) -> tuple[str, ...]:
     """The phrases of a same-named field in a pack of the same category (another category's
     ``item`` or ``type`` means something else)."""
-    options = [o for o in field_vocab().get(name, []) if o[0] == l2]
+    options = [o for o in field_vocab(_top(l2)).get(name, []) if o[0] == l2]
     return options[0][1] if options else ()
 
 
 def borrow(model: MinedModel, l2: str) -> int:
     """Give matching columns the packs' vocabularies and ranges; returns how many changed."""
     changed = 0
-    packs = pack_fields()
+    packs = pack_fields(_top(l2))
     for entity in model.entities.values():
         options = packs.get(entity.name) or packs.get(entity.name.rsplit("_", 1)[-1]) or []
         options = sorted(options, key=lambda o: o[0] != l2)
@@ -72,10 +79,6 @@ def borrow(model: MinedModel, l2: str) -> int:
             # An audio ``item`` is not a catering ``item``: generic and partial matches borrow
             # only from packs of the server's own category.
             options = [o for o in options if o[0] == l2]
-        else:
-            # A licensing server's ``product`` is not a shop's: an exact name borrows only
-            # within the server's top-level category.
-            options = [o for o in options if _top(o[0]) == _top(l2)]
         for _, label, fields in options[:1]:
             for name, col in list(entity.columns.items()):
                 field = fields.get(name) or (fields.get(label) if name == entity.label else None)

@@ -31,8 +31,8 @@ from agentworld.servers.world.mine.facts import DEFAULT_SNAPSHOT
 
 from .compile import MIN_TOOLS, compile_mined, env_id_for
 
-__all__ = ["MINED_INDEX", "MINED_REPORT", "snapshot_records", "candidates", "filter_record",
-           "build_mined_world"]
+__all__ = ["MINED_INDEX", "MINED_REPORT", "snapshot_records", "snapshot_record", "candidates",
+           "filter_record", "build_mined_world"]
 
 MINED_INDEX = DATA_DIR / "mined.json"
 MINED_REPORT = DATA_DIR / "mined_report.json"
@@ -40,11 +40,34 @@ _SUBJECT = re.compile(r"^(rule )?([^:]+):")
 
 
 @functools.cache
+def _snapshot_bytes(path: str) -> bytes:
+    raw = Path(path).read_bytes()
+    return gzip.decompress(raw) if path.endswith(".gz") else raw
+
+
+@functools.cache
 def snapshot_records(path: str = str(DEFAULT_SNAPSHOT)) -> dict[str, dict[str, Any]]:
     """The snapshot's records by package name (facts only; see mine/facts.py)."""
-    raw = Path(path).read_bytes()
-    lines = (gzip.decompress(raw) if path.endswith(".gz") else raw).decode().splitlines()
+    lines = _snapshot_bytes(path).decode().splitlines()
     return {r["name"]: r for r in map(json.loads, lines[1:]) if r}
+
+
+@functools.lru_cache(maxsize=4096)
+def snapshot_record(name: str, path: str = str(DEFAULT_SNAPSHOT)) -> dict[str, Any]:
+    """One package's record, parsing only its own line: building one environment on demand
+    should not parse six thousand records (about 3 s). KeyError for a package the snapshot
+    lacks."""
+    data = _snapshot_bytes(path)
+    needle = json.dumps(name).encode()
+    at = data.find(b"\n")                  # the header line is not a record
+    while (at := data.find(needle, at + 1)) != -1:
+        start = data.rfind(b"\n", 0, at) + 1
+        end = data.find(b"\n", at)
+        record = json.loads(data[start:end if end != -1 else len(data)])
+        if record and record.get("name") == name:
+            return record
+        at = end if end != -1 else len(data)
+    raise KeyError(name)
 
 
 def candidates(records: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:

@@ -56,8 +56,9 @@ def test_the_registry_serves_mined_environments_beside_the_domain_packs(tmp_path
     monkeypatch.setattr(mined_world, "DEFAULT_SNAPSHOT", snapshot)
     for cached in (registry.mined_entries, registry.world_cards, registry._compiled):
         cached.cache_clear()
-    original = mined_world.snapshot_records
+    original, one = mined_world.snapshot_records, mined_world.snapshot_record
     monkeypatch.setattr(mined_world, "snapshot_records", lambda path=snapshot: original(path))
+    monkeypatch.setattr(mined_world, "snapshot_record", lambda name, path=snapshot: one(name, path))
     try:
         cards = registry.world_cards()
         packs = registry._pack_cards()
