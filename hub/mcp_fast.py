@@ -128,11 +128,13 @@ class FastToolCalls:
             return False
         with _in_flight(transport):
             reply = await self._reply(conn, message)
+        # Counted before the reply goes out: a client that reads the count once it has its
+        # answer must see this call in it.
+        self.answered += 1
         await send({"type": "http.response.start", "status": 200, "headers": [
             (b"content-type", b"application/json"), (_SESSION_HEADER, sid.encode()),
             (b"content-length", str(len(reply)).encode())]})
         await send({"type": "http.response.body", "body": reply})
-        self.answered += 1
         return True
 
     def _session(self, scope: Scope, body: bytes):
