@@ -116,6 +116,11 @@ class _Context:
         request states the key itself; None when the server gives no way to find it."""
         if not binding.key or binding.key_column != "id":
             return []
+        return self.lookup(entity, row)
+
+    def lookup(self, entity: str, row: dict[str, Any]) -> list[list[Any]] | None:
+        """The server's own listing call that shows the record named by its label (its text
+        search where it has one), or None when no listing shows it."""
         label = self.label_of(entity, row)
         if label is None:
             return None
@@ -355,7 +360,7 @@ def add(ctx: _Context) -> MinedDraft | None:
             parents = ctx.rows(col.ref)
             parent = ctx.pick(parents[: max(1, len(parents) * 4 // 5)])
             label = ctx.label_of(col.ref, parent) if parent else None
-            lookup = _finder_for_parent(ctx, col.ref, parent) if label else None
+            lookup = ctx.lookup(col.ref, parent) if label else None
             if lookup is None or not _fits(b, name, parent["id"]):
                 return None
             args[name] = parent["id"]
@@ -377,11 +382,6 @@ def add(ctx: _Context) -> MinedDraft | None:
     prompt = ctx.pick([f"Please add {text}.", f"Could you create {text}?",
                        f"We need {text}. Please set it up."])
     return MinedDraft("add", prompt, calls + [[b.tool, args]])
-
-
-def _finder_for_parent(ctx: _Context, entity: str, row: dict[str, Any]) -> list[list[Any]] | None:
-    probe = Binding(tool="", op="get", entity=entity, params=[], key="id", key_column="id")
-    return ctx.finder(entity, row, probe)
 
 
 def count_in_state(ctx: _Context) -> MinedDraft | None:

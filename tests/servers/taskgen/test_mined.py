@@ -12,7 +12,7 @@ from agentworld.servers import Environment
 from agentworld.servers.taskgen.gates import check_gates, replay
 from agentworld.servers.taskgen.generate import generate_tasks
 from agentworld.servers.taskgen.graph import ToolGraph
-from agentworld.servers.taskgen.mined import SHAPES, _Context, mined_tasks
+from agentworld.servers.taskgen.mined import _Context, mined_tasks
 from agentworld.servers.tasks import VerifierInput
 from agentworld.servers.world.mined.compile import compile_mined
 
@@ -83,8 +83,3 @@ def test_generation_serves_mined_requests_beside_graph_tasks(tracker):
     mined = [r for r in records if "/mined-" in r.id]
     assert len(mined) >= 3 and report.kept == len(records)
     assert all(r.kind == "programmatic" for r in mined)
-
-
-def test_every_shape_is_a_function_of_the_context_alone():
-    assert set(SHAPES) >= {"change_field", "move", "mark", "remove", "add", "count_in_state",
-                           "read_field", "two_things"}
