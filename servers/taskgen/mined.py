@@ -113,8 +113,11 @@ class _Context:
 
     def finder(self, entity: str, row: dict[str, Any], binding: Binding) -> list[list[Any]] | None:
         """The calls an agent makes to find the record's key from its label, or [] when the
-        request states the key itself; None when the server gives no way to find it."""
-        if not binding.key or binding.key_column != "id":
+        request states the key itself; None when the server gives no way to find it, or the
+        tool takes no key at all (it cannot be pointed at the named record)."""
+        if not binding.key:
+            return None
+        if binding.key_column != "id":
             return []
         return self.lookup(entity, row)
 

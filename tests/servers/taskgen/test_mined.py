@@ -83,3 +83,13 @@ def test_generation_serves_mined_requests_beside_graph_tasks(tracker):
     mined = [r for r in records if "/mined-" in r.id]
     assert len(mined) >= 3 and report.kept == len(records)
     assert all(r.kind == "programmatic" for r in mined)
+
+
+def test_a_tool_that_takes_no_key_is_never_pointed_at_a_named_record(tracker):
+    compiled, env = tracker
+    ctx = _Context(env, compiled, env.template.clone(), random.Random(0))
+    keyless = next(b for b in ctx.of("list") if b.entity == "task")
+    assert ctx.finder("task", ctx.rows("task")[0], keyless) is None
+    for r in _tasks(compiled, env):
+        if r.metadata["template"] == "read_field":
+            assert all(args for _, args in r.reference_calls[1:]), r.reference_calls
