@@ -21,11 +21,13 @@ def _config(args: argparse.Namespace):
         envs_per_category=args.envs_per_category, eval_tasks_per_env=args.eval_tasks,
         weak_envs=args.weak_envs, train_tasks_per_env=args.train_tasks,
         complexify=args.complexify, max_steps=args.max_steps, train_steps=args.train_steps,
+        sft_epochs=args.sft_epochs,
         max_new_tokens=args.max_new_tokens,
         analyzer="llm" if args.analyzer_endpoint else "rules",
         analyzer_endpoint=args.analyzer_endpoint, analyzer_model=args.analyzer_model,
         hub_url=args.hub_url, in_process=args.in_process, tool_view=args.tool_view,
-        panel_tasks_per_env=args.panel_tasks, recheck_tasks_per_env=args.recheck_tasks)
+        panel_tasks_per_env=args.panel_tasks, panel_max_calls=args.panel_max_calls,
+        recheck_tasks_per_env=args.recheck_tasks)
 
 
 def cmd_evolve(args: argparse.Namespace) -> int:
@@ -120,6 +122,9 @@ def add_evolve_commands(sub) -> None:
                    help="how many of the weakest get a richer database")
     p.add_argument("--max-steps", type=int, default=None, help="episode step limit")
     p.add_argument("--train-steps", type=int, default=4, help="optimizer steps (trl-grpo)")
+    p.add_argument("--sft-epochs", type=int, default=1,
+                   help="trl-grpo: SFT epochs on the round's reference solutions before GRPO "
+                        "(a base model solves nothing, so GRPO alone gets no signal); 0: none")
     p.add_argument("--max-new-tokens", type=int, default=96)
     p.add_argument("--analyzer-endpoint", help="an OpenAI-compatible endpoint for the LLM "
                                                "analyzer (rule-based only when absent)")
@@ -133,6 +138,9 @@ def add_evolve_commands(sub) -> None:
                    help="how model policies see tools: full, compact, full:N, compact:N")
     p.add_argument("--panel-tasks", type=int, default=2,
                    help="fixed evaluation panel tasks per environment, played every round")
+    p.add_argument("--panel-max-calls", type=int, default=None,
+                   help="panel tasks solved in this many calls at most (a panel within a small "
+                        "model's reach); default: any length")
     p.add_argument("--recheck-tasks", type=int, default=6,
                    help="tasks per weak environment played before and after training")
     p.set_defaults(func=cmd_evolve, evolve_command=None)

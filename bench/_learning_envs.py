@@ -4,8 +4,10 @@
 product's stock, answer its price after looking it up). Tasks of one kind differ only in their
 arguments, so the held-out tasks (every fourth one, split ``eval``: entities never seen in
 training) test whether a model learnt the skill, not the task. Each held-out task also comes
-reworded with a template training never uses (split ``paraphrase``). Every verifier fails on
-the untouched database.
+reworded with a template training never uses (split ``paraphrase``). Every train task is also
+reworded three more ways (split ``reworded``, id suffix ``-rwK``): prompts with a verifier but no
+demonstration, for reinforcement learning. No rewording repeats the held-out template. Every
+verifier fails on the untouched database.
 """
 
 from __future__ import annotations
@@ -103,7 +105,10 @@ def _todo_tasks() -> tuple[Task, ...]:
             id=f"complete-{i}", env_id="todo", prompt=f"Mark 'Item {i}' as done.",
             verifier=_complete_verifier(f"itm_{i}"), max_steps=4,
             reference_calls=(("complete_item", {"item_id": f"itm_{i}"}),),
-            metadata={"paraphrase": f"'Item {i}' is finished: tick it off."}))
+            metadata={"paraphrase": f"'Item {i}' is finished: tick it off.",
+                      "rewordings": (f"Please set 'Item {i}' to done.",
+                                     f"I have finished 'Item {i}'. Can you close it?",
+                                     f"'Item {i}' can be checked off now.")}))
     for k, word in enumerate(WORDS):
         list_id = _LIST_IDS[k % 3]
         title = f"Buy {word}"
@@ -113,7 +118,12 @@ def _todo_tasks() -> tuple[Task, ...]:
             verifier=_add_verifier(list_id, title), max_steps=4,
             reference_calls=(("add_item", {"list_id": list_id, "title": title}),),
             metadata={"paraphrase": f"Put a new entry '{title}' on list {list_id} "
-                                    f"({LISTS[list_id]})."}))
+                                    f"({LISTS[list_id]}).",
+                      "rewordings": (
+                          f"Please create an item '{title}' in my {LISTS[list_id]} list "
+                          f"({list_id}).",
+                          f"My {LISTS[list_id]} list ({list_id}) needs a new item: '{title}'.",
+                          f"Can you note '{title}' on the {LISTS[list_id]} list, id {list_id}?")}))
     return _with_splits(tasks)
 
 
@@ -186,30 +196,42 @@ def _stock_tasks() -> tuple[Task, ...]:
             verifier=_stock_verifier(sku, quantity), max_steps=4,
             reference_calls=(("set_stock", {"sku": sku, "quantity": quantity}),),
             metadata={"paraphrase": f"We counted {quantity} units of {sku} on the shelf; "
-                                    "record that count."}))
+                                    "record that count.",
+                      "rewordings": (f"Update {sku}: there are now {quantity} units in stock.",
+                                     f"Change the stock level for {sku} to {quantity} units.",
+                                     f"Inventory for {sku} should read {quantity}. Please fix it.")
+                      }))
         tasks.append(Task(
             id=f"price-{sku}", env_id="stock", prompt=f"What is the price of {sku}?",
             verifier=_price_verifier(price), max_steps=4, reference_answer=price,
             reference_calls=(("get_product", {"sku": sku}),),
-            metadata={"paraphrase": f"How much does {sku} cost?"}))
+            metadata={"paraphrase": f"How much does {sku} cost?",
+                      "rewordings": (f"Tell me the price of product {sku}.",
+                                     f"I need the current price of {sku}.",
+                                     f"What does {sku} sell for?")}))
     return _with_splits(tasks)
 
 
 def _with_splits(tasks: list[Task]) -> tuple[Task, ...]:
     """Every fourth task of each kind is held out (split ``eval``), and again reworded (split
-    ``paraphrase``, id suffix ``-para``)."""
+    ``paraphrase``, id suffix ``-para``); the others train (split ``train``), and come reworded
+    too (split ``reworded``, id suffix ``-rwK``)."""
     seen: dict[str, int] = {}
     out = []
     for task in tasks:
         kind = task.id.split("-")[0]
         n = seen[kind] = seen.get(kind, -1) + 1
         split = "eval" if n % 4 == 3 else "train"
-        meta = {k: v for k, v in task.metadata.items() if k != "paraphrase"}
+        meta = {k: v for k, v in task.metadata.items() if k not in ("paraphrase", "rewordings")}
         out.append(Task(**{**task.__dict__, "metadata": {**meta, "split": split}}))
         if split == "eval":
             out.append(Task(**{**task.__dict__, "id": f"{task.id}-para",
                                "prompt": task.metadata["paraphrase"],
                                "metadata": {**meta, "split": "paraphrase"}}))
+            continue
+        for k, prompt in enumerate(task.metadata["rewordings"]):
+            out.append(Task(**{**task.__dict__, "id": f"{task.id}-rw{k}", "prompt": prompt,
+                               "metadata": {**meta, "split": "reworded"}}))
     return tuple(out)
 
 

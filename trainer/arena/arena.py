@@ -31,7 +31,7 @@ from .records import (
 )
 from .report import round_markdown, round_plots, write_summary
 from .rollout import play_all
-from .synthesis import family_share, synthesize
+from .synthesis import Focus, family_share, synthesize
 from .trainers import ArenaTrainer, make_trainer
 from .world import ArenaWorld, stratified_sample
 
@@ -105,7 +105,8 @@ class Arena:
         self.run_dir = Path(run_dir)
         self.config = self._config(config)
         self.world = world or ArenaWorld()
-        self.trainer = trainer or make_trainer(self.config.trainer, steps=self.config.train_steps)
+        self.trainer = trainer or make_trainer(self.config.trainer, steps=self.config.train_steps,
+                                               sft_epochs=self.config.sft_epochs)
         self.log = log or (lambda message: None)
 
     def _config(self, config: ArenaConfig) -> ArenaConfig:
@@ -184,12 +185,16 @@ class Arena:
         path = self.run_dir / "panel_tasks.jsonl"
         if path.exists():
             return [TaskRecord.from_dict(r) for r in read_jsonl(path)]
+        short = self.config.panel_max_calls
+        # A panel within a small policy's reach (short solutions) shows it improving; one of
+        # multi-step tasks it solves none of stays at 0 whatever training does.
+        focus = Focus(max_calls=short, long=False) if short else None
         records: list[TaskRecord] = []
         for env_id in envs:
             records += synthesize(self.world, env_id, rng=self._rng("panel", env_id),
                                   count=self.config.panel_tasks_per_env, prefix="arena-panel",
                                   split="test", exclude=exclude | {r.prompt for r in records},
-                                  round_index=0)
+                                  focus=focus, round_index=0)
         write_jsonl(path, (r.to_dict() for r in records))
         return records
 

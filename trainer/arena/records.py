@@ -37,6 +37,7 @@ class ArenaConfig:
     complexity_factor: float = 2.0            # rows multiplied by this in a richer database
     max_steps: int | None = None              # episode step limit (the task's own when None)
     train_steps: int = 4                      # optimizer steps per round (model trainers)
+    sft_epochs: int = 1                       # trl-grpo: SFT epochs before GRPO (0: none)
     max_new_tokens: int = 96
     analyzer: str = "rules"                   # "rules", or "llm" with endpoint and model
     analyzer_endpoint: str | None = None
@@ -45,6 +46,7 @@ class ArenaConfig:
     in_process: bool = False                  # no hub: play in-process (on request only)
     tool_view: str = "compact:8"              # how model policies see tools (tool_views.py)
     panel_tasks_per_env: int = 2              # the fixed evaluation panel, played every round
+    panel_max_calls: int | None = None        # panel solutions this short at most (None: any)
     recheck_tasks_per_env: int = 6            # weak-env tasks played before and after training
     easy_below: float = 0.1                   # below this success the curriculum gets easier
 

@@ -104,16 +104,38 @@ class SFTTrainer:
 
 class TRLGRPOTrainer:
     """The trainer package's TRL ``GRPOTrainer``, against a hub started on the arena's catalog
-    (so the round's tasks, variants included, are the ones served)."""
+    (so the round's tasks, variants included, are the ones served).
+
+    GRPO learns only from groups whose rollouts disagree, and a small base model solves none of
+    the arena's tasks: every reward is 0 and no gradient flows. So each round starts, unless
+    ``sft_epochs`` is 0, with SFT on the reference solutions of the round's training tasks, and
+    GRPO then trains on the same tasks from there. The report gives both phases."""
 
     name = "trl-grpo"
 
     # Groups of 4 (2 rarely disagree); the reply budget is measured from the round's tasks.
     def __init__(self, *, steps: int = 4, num_generations: int = 4,
-                 max_completion_length: int | None = None, max_turns: int | None = None
-                 ) -> None:
+                 max_completion_length: int | None = None, max_turns: int | None = None,
+                 learning_rate: float = 2e-5, sft_epochs: int = 1,
+                 sft_learning_rate: float = 5e-5) -> None:
         self.steps, self.num_generations = steps, num_generations
         self.max_completion_length, self.max_turns = max_completion_length, max_turns
+        self.learning_rate = learning_rate
+        self.sft_epochs, self.sft_learning_rate = sft_epochs, sft_learning_rate
+
+    def _warm_start(self, model, tokenizer, world, tasks) -> dict[str, Any]:
+        from agentworld.trainer.sft import SFTConfig, reference_transcripts, train_sft
+
+        transcripts = reference_transcripts(world.catalog, list(tasks))
+        if not self.sft_epochs or not transcripts:
+            return {"epochs": 0, "examples": len(transcripts)}
+        result = train_sft(model, tokenizer, transcripts,
+                           SFTConfig(epochs=self.sft_epochs, learning_rate=self.sft_learning_rate,
+                                     batch_size=2, max_length=2048))
+        return {"epochs": self.sft_epochs, "learning_rate": self.sft_learning_rate,
+                "examples": result.examples, "steps": result.steps,
+                "losses": [round(x, 4) for x in result.losses],
+                "seconds": round(result.seconds, 1)}
 
     def train(self, *, world, tasks, policy, round_dir) -> TrainOutcome:
         from agentworld.trainer.hub_runner import serve_hub
@@ -122,15 +144,21 @@ class TRLGRPOTrainer:
 
         out = Path(round_dir) / "model"
         model, tokenizer = load_policy(_model_spec(policy))
+        sft = self._warm_start(model, tokenizer, world, tasks)
         cfg = GRPORunConfig(output_dir=str(out), steps=self.steps,
                             num_generations=self.num_generations, prompts_per_step=1,
+                            learning_rate=self.learning_rate,
                             max_completion_length=self.max_completion_length,
                             max_turns=self.max_turns)
         with serve_hub(world.catalog) as url:
             run = train_grpo(model, tokenizer, list(tasks), url, cfg)
+        rollouts = len(run.history)
         return TrainOutcome(f"hf:{run.model_dir or out}",
-                            {"trainer": self.name, "steps": self.steps,
-                             "rollouts": len(run.history), "curve": run.curve,
+                            {"trainer": self.name, "sft": sft, "steps": self.steps,
+                             "learning_rate": self.learning_rate, "rollouts": rollouts,
+                             "rollout_success": round(sum(r["passed"] for r in run.history)
+                                                      / max(1, rollouts), 4),
+                             "zero_variance": run.zero_variance, "curve": run.curve,
                              "seconds": round(run.seconds, 1)})
 
 
@@ -138,8 +166,8 @@ TRAINERS = {"none": NoTraining, "scripted-practice": ScriptedPractice, "sft": SF
             "trl-grpo": TRLGRPOTrainer}
 
 
-def make_trainer(name: str, *, steps: int = 4) -> ArenaTrainer:
+def make_trainer(name: str, *, steps: int = 4, sft_epochs: int = 1) -> ArenaTrainer:
     """Raises KeyError for an unknown trainer name."""
     if name == "trl-grpo":
-        return TRLGRPOTrainer(steps=steps)
+        return TRLGRPOTrainer(steps=steps, sft_epochs=sft_epochs)
     return TRAINERS[name]()

@@ -169,3 +169,14 @@ def test_a_fixed_panel_is_played_every_round(run_dir):
 def test_rechecks_are_larger_than_a_couple_of_tasks(run_dir):
     for m in load_rounds(run_dir):
         assert m["recheck_episodes"] > 2 * len(m["weak_env_recheck"])
+
+
+def test_a_short_panel_holds_only_tasks_solved_in_that_many_calls(tmp_path):
+    config = ArenaConfig(rounds=1, policy="oracle", trainer="none", in_process=True,
+                         envs=("mooc-course-platform", "conference-keynote-tickets"),
+                         eval_tasks_per_env=1, panel_tasks_per_env=3, panel_max_calls=1,
+                         weak_envs=1, train_tasks_per_env=1, recheck_tasks_per_env=1)
+    (metrics,) = Arena(tmp_path, config).run()
+    panel = list(read_jsonl(tmp_path / "panel_tasks.jsonl"))
+    assert len(panel) == 6 and {len(t["reference_calls"]) for t in panel} == {1}
+    assert metrics["panel_tasks"] == 6 and metrics["panel_success"] == 1.0   # the oracle
