@@ -116,7 +116,7 @@ class TRLGRPOTrainer:
     # Groups of 4 (2 rarely disagree); the reply budget is measured from the round's tasks.
     def __init__(self, *, steps: int = 4, num_generations: int = 4,
                  max_completion_length: int | None = None, max_turns: int | None = None,
-                 learning_rate: float = 2e-5, sft_epochs: int = 1,
+                 learning_rate: float = 1e-5, sft_epochs: int = 1,
                  sft_learning_rate: float = 5e-5) -> None:
         self.steps, self.num_generations = steps, num_generations
         self.max_completion_length, self.max_turns = max_completion_length, max_turns
