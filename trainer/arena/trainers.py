@@ -126,9 +126,11 @@ class TRLGRPOTrainer:
     def _warm_start(self, model, tokenizer, world, tasks) -> dict[str, Any]:
         from agentworld.trainer.sft import SFTConfig, reference_transcripts, train_sft
 
+        if not self.sft_epochs:
+            return {"epochs": 0}
         transcripts = reference_transcripts(world.catalog, list(tasks))
-        if not self.sft_epochs or not transcripts:
-            return {"epochs": 0, "examples": len(transcripts)}
+        if not transcripts:
+            return {"epochs": 0, "examples": 0}
         result = train_sft(model, tokenizer, transcripts,
                            SFTConfig(epochs=self.sft_epochs, learning_rate=self.sft_learning_rate,
                                      batch_size=2, max_length=2048))
