@@ -21,7 +21,7 @@ def _config(args: argparse.Namespace):
         envs_per_category=args.envs_per_category, eval_tasks_per_env=args.eval_tasks,
         weak_envs=args.weak_envs, train_tasks_per_env=args.train_tasks,
         complexify=args.complexify, max_steps=args.max_steps, train_steps=args.train_steps,
-        sft_epochs=args.sft_epochs,
+        sft_epochs=args.sft_epochs, grpo_max_tokens=args.grpo_max_tokens or None,
         max_new_tokens=args.max_new_tokens,
         analyzer="llm" if args.analyzer_endpoint else "rules",
         analyzer_endpoint=args.analyzer_endpoint, analyzer_model=args.analyzer_model,
@@ -125,6 +125,10 @@ def add_evolve_commands(sub) -> None:
     p.add_argument("--sft-epochs", type=int, default=1,
                    help="trl-grpo: SFT epochs on the round's reference solutions before GRPO "
                         "(a base model solves nothing, so GRPO alone gets no signal); 0: none")
+    p.add_argument("--grpo-max-tokens", type=int, default=1024,
+                   help="trl-grpo: cap on a rollout's tokens after the prompt (replies and tool "
+                        "results; the budget measured from the tasks is used when smaller); "
+                        "0: no cap")
     p.add_argument("--max-new-tokens", type=int, default=96)
     p.add_argument("--analyzer-endpoint", help="an OpenAI-compatible endpoint for the LLM "
                                                "analyzer (rule-based only when absent)")

@@ -12,7 +12,8 @@ TRL parses replies with transformers' response parser; ``tool_calls.py`` reads t
 for OpenRLHF and evaluation. ``max_completion_length`` (replies and tool results) defaults to a
 budget measured from the tasks' reference solutions (``budget.py``). With ``dynamic_filtering``
 the prompts whose last group of rollouts all scored the same (no advantage, no gradient) are
-set aside for a while, so steps are spent on groups with mixed rewards.
+set aside for a while, so steps are spent on groups with mixed rewards. Rollouts are generated
+with the shared prompt prefix encoded once per optimizer step (``prefix_cache.py``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from .tasks import TaskRef, label_of, task_rows
 from .tool_calls import answer_text
 
 __all__ = ["HubToolEnv", "environment_class", "environment_factories", "VerifierReward",
-           "GRPORunConfig", "GRPORun", "train_grpo"]
+           "GRPORunConfig", "GRPORun", "train_grpo", "cut_after_submit"]
 
 _OVER = json.dumps({"error": {"code": "EPISODE_OVER",
                               "message": "the episode is over; reply without a tool call"}})
@@ -224,13 +225,55 @@ def _curve_callback(curve: list[dict[str, Any]]):
     return Curve()
 
 
+def cut_after_submit(messages: list[dict[str, Any]], ids: list[int], mask: list[int],
+                     logprobs: list[float] | None = None):
+    """A rollout ended at the reply that called ``submit``: ``(messages, ids, mask,
+    logprobs)`` without what TRL generated after it (the submit's result and any reply to
+    it). That reply can change nothing, yet GRPO would credit its tokens with the episode's
+    advantage. ``mask`` marks the model's tokens with 1 (TRL's tool mask); the k-th run of ones
+    is the k-th assistant message."""
+    replies = [i for i, m in enumerate(messages) if m.get("role") == "assistant"]
+    submitted = next((k for k, i in enumerate(replies) if any(
+        (c.get("function") or {}).get("name") == SUBMIT_TOOL["name"]
+        for c in messages[i].get("tool_calls") or [])), None)
+    if submitted is None:
+        return messages, ids, mask, logprobs
+    runs, end = -1, len(ids)
+    for t, bit in enumerate(mask):
+        if bit and (t == 0 or not mask[t - 1]):
+            runs += 1
+        if runs == submitted + 1:
+            end = t
+            break
+    while end > 0 and not mask[end - 1]:
+        end -= 1                        # the submit's result, if no reply followed it
+    kept = messages[:replies[submitted] + 1]
+    return kept, ids[:end], mask[:end], None if logprobs is None else logprobs[:end]
+
+
 def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig):
     from trl import GRPOTrainer
 
     from .grpo_sampler import FilteredSampler
 
-    class FilteredGRPOTrainer(GRPOTrainer):
-        """TRL's trainer drawing prompts with :class:`FilteredSampler`."""
+    class HubGRPOTrainer(GRPOTrainer):
+        """TRL's trainer, with every rollout cut after its ``submit`` call."""
+
+        def _generate(self, prompts):
+            (prompt_ids, completion_ids, mask, completions, logprobs, *rest) = \
+                super()._generate(prompts)
+            if mask is None:
+                return (prompt_ids, completion_ids, mask, completions, logprobs, *rest)
+            for i in range(len(completion_ids)):
+                completions[i], completion_ids[i], mask[i], row_logprobs = cut_after_submit(
+                    completions[i], completion_ids[i], mask[i],
+                    None if logprobs is None else logprobs[i])
+                if logprobs is not None:
+                    logprobs[i] = row_logprobs
+            return (prompt_ids, completion_ids, mask, completions, logprobs, *rest)
+
+    class FilteredGRPOTrainer(HubGRPOTrainer):
+        """Drawing prompts with :class:`FilteredSampler`."""
 
         def _get_train_sampler(self, dataset=None):
             dataset = dataset if dataset is not None else self.train_dataset
@@ -239,7 +282,7 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig):
                 batch_size=self.args.generation_batch_size // self.num_generations,
                 repeat_count=self.num_iterations * self.args.steps_per_generation,
                 flat=reward.flat_labels, cooldown=cfg.filter_cooldown, seed=self.args.seed)
-    return FilteredGRPOTrainer if cfg.dynamic_filtering else GRPOTrainer
+    return FilteredGRPOTrainer if cfg.dynamic_filtering else HubGRPOTrainer
 
 
 def _grpo_args(cfg: GRPORunConfig, max_completion_length: int, max_turns: int):
@@ -283,6 +326,7 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
     from datasets import Dataset
 
     from .budget import completion_budget
+    from .prefix_cache import prefix_cached_generate
 
     rows = [{"prompt": r["prompt"], "label": r["label"], "environment": r["environment"]}
             for r in task_rows(tasks)]
@@ -298,7 +342,9 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
         callbacks=[_curve_callback(run.curve)],
         environment_factory=environment_factories(tasks, hub_url=hub_url, token=token))
     started = time.perf_counter()
-    trainer.train()
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    with prefix_cached_generate(trainer.model, pad_token_id=pad):
+        trainer.train()
     run.seconds = time.perf_counter() - started
     if log:
         for point in run.curve:

@@ -133,3 +133,27 @@ def test_filtered_sampler_skips_flat_prompts_until_their_cooldown():
     assert {i for _ in range(20) for i in sampler} == {0, 1}
     flat.update(a=0, b=0)                      # everything flat: draw from all
     assert len(list(sampler)) == 4
+
+
+def _call(name):
+    return {"role": "assistant", "content": "",
+            "tool_calls": [{"type": "function", "function": {"name": name, "arguments": {}}}]}
+
+
+def test_a_rollout_ends_at_its_submit_call():
+    from agentworld.trainer.trl_backend import cut_after_submit
+
+    messages = [_call("list_items"), {"role": "tool", "content": "[]"}, _call("submit"),
+                {"role": "tool", "content": "over"}, {"role": "assistant", "content": "Done!"}]
+    ids = [1, 2, 9, 9, 3, 4, 8, 8, 8, 5, 6, 7]
+    mask = [1, 1, 0, 0, 1, 1, 0, 0, 0, 1, 1, 1]
+    logprobs = [-0.1] * len(ids)
+    kept, ids2, mask2, lp2 = cut_after_submit(messages, ids, mask, logprobs)
+    assert kept == messages[:3]
+    assert ids2 == [1, 2, 9, 9, 3, 4] and mask2 == [1, 1, 0, 0, 1, 1] and len(lp2) == 6
+    # TRL stopped before replying to the submit's result: the result itself goes.
+    kept, ids3, mask3, _ = cut_after_submit(messages[:4], ids[:9], mask[:9])
+    assert kept == messages[:3] and ids3 == ids2 and mask3 == mask2
+    # No submit: nothing to cut.
+    assert cut_after_submit(messages[:2], ids[:4], mask[:4]) == (messages[:2], ids[:4],
+                                                                  mask[:4], None)

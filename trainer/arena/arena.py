@@ -106,7 +106,8 @@ class Arena:
         self.config = self._config(config)
         self.world = world or ArenaWorld()
         self.trainer = trainer or make_trainer(self.config.trainer, steps=self.config.train_steps,
-                                               sft_epochs=self.config.sft_epochs)
+                                               sft_epochs=self.config.sft_epochs,
+                                               max_tokens=self.config.grpo_max_tokens)
         self.log = log or (lambda message: None)
 
     def _config(self, config: ArenaConfig) -> ArenaConfig:

@@ -38,6 +38,7 @@ class ArenaConfig:
     max_steps: int | None = None              # episode step limit (the task's own when None)
     train_steps: int = 4                      # optimizer steps per round (model trainers)
     sft_epochs: int = 1                       # trl-grpo: SFT epochs before GRPO (0: none)
+    grpo_max_tokens: int | None = 1024        # trl-grpo: cap on a rollout's tokens after the prompt
     max_new_tokens: int = 96
     analyzer: str = "rules"                   # "rules", or "llm" with endpoint and model
     analyzer_endpoint: str | None = None

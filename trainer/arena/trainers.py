@@ -8,6 +8,7 @@ under the round's directory, so a resumed run picks up the last finished round's
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -113,13 +114,17 @@ class TRLGRPOTrainer:
 
     name = "trl-grpo"
 
-    # Groups of 4 (2 rarely disagree); the reply budget is measured from the round's tasks.
+    # Groups of 4 (2 rarely disagree). The rollout budget is measured from the round's tasks
+    # and capped at ``max_tokens``: a catalog tool's answer can run to thousands of tokens, and
+    # GRPO holds logits over the whole vocabulary for every completion token (a round with an
+    # uncapped 2,000-token budget peaked at 13 GB of memory).
     def __init__(self, *, steps: int = 4, num_generations: int = 4,
                  max_completion_length: int | None = None, max_turns: int | None = None,
                  learning_rate: float = 1e-5, sft_epochs: int = 1,
-                 sft_learning_rate: float = 5e-5) -> None:
+                 sft_learning_rate: float = 5e-5, max_tokens: int | None = 1024) -> None:
         self.steps, self.num_generations = steps, num_generations
         self.max_completion_length, self.max_turns = max_completion_length, max_turns
+        self.max_tokens = max_tokens
         self.learning_rate = learning_rate
         self.sft_epochs, self.sft_learning_rate = sft_epochs, sft_learning_rate
 
@@ -140,6 +145,7 @@ class TRLGRPOTrainer:
                 "seconds": round(result.seconds, 1)}
 
     def train(self, *, world, tasks, policy, round_dir) -> TrainOutcome:
+        from agentworld.trainer.budget import completion_budget
         from agentworld.trainer.hub_runner import serve_hub
         from agentworld.trainer.models import load_policy
         from agentworld.trainer.trl_backend import GRPORunConfig, train_grpo
@@ -153,11 +159,16 @@ class TRLGRPOTrainer:
                             max_completion_length=self.max_completion_length,
                             max_turns=self.max_turns)
         with serve_hub(world.catalog) as url:
+            if self.max_completion_length is None and self.max_tokens:
+                budget = completion_budget(tokenizer, list(tasks), url)["max_completion_length"]
+                cfg = dataclasses.replace(cfg, max_completion_length=min(budget,
+                                                                         self.max_tokens))
             run = train_grpo(model, tokenizer, list(tasks), url, cfg)
         rollouts = len(run.history)
         return TrainOutcome(f"hf:{run.model_dir or out}",
                             {"trainer": self.name, "sft": sft, "steps": self.steps,
                              "learning_rate": self.learning_rate, "rollouts": rollouts,
+                             "max_completion_length": run.max_completion_length,
                              "rollout_success": round(sum(r["passed"] for r in run.history)
                                                       / max(1, rollouts), 4),
                              "zero_variance": run.zero_variance, "curve": run.curve,
@@ -168,8 +179,9 @@ TRAINERS = {"none": NoTraining, "scripted-practice": ScriptedPractice, "sft": SF
             "trl-grpo": TRLGRPOTrainer}
 
 
-def make_trainer(name: str, *, steps: int = 4, sft_epochs: int = 1) -> ArenaTrainer:
+def make_trainer(name: str, *, steps: int = 4, sft_epochs: int = 1,
+                 max_tokens: int | None = None) -> ArenaTrainer:
     """Raises KeyError for an unknown trainer name."""
     if name == "trl-grpo":
-        return TRLGRPOTrainer(steps=steps, sft_epochs=sft_epochs)
+        return TRLGRPOTrainer(steps=steps, sft_epochs=sft_epochs, max_tokens=max_tokens)
     return TRAINERS[name]()
