@@ -137,9 +137,7 @@ class _Batcher:
     def __init__(self, model, tokenizer, temperature: float, max_batch: int) -> None:
         self.model, self.tokenizer = model, tokenizer
         self.temperature, self.max_batch = temperature, max_batch
-        pad = tokenizer.pad_token_id
-        self.prefix = PrefixKV(model, pad_token_id=pad if pad is not None
-                               else tokenizer.eos_token_id)
+        self.prefix: PrefixKV | None = None        # made on first use, with the model
         self.pending: list[tuple[list[int], int, asyncio.Future]] = []
         self.worker: asyncio.Task | None = None
 
@@ -165,6 +163,9 @@ class _Batcher:
 
     def _run(self, requests: list[tuple[list[int], int]]) -> list[Generation]:
         tok, eos = self.tokenizer, self.tokenizer.eos_token_id
+        if self.prefix is None:
+            pad = tok.pad_token_id
+            self.prefix = PrefixKV(self.model, pad_token_id=eos if pad is None else pad)
         sample = self.temperature > 0
         rows = self.prefix.generate(
             [ids for ids, _ in requests], max_new_tokens=max(m for _, m in requests),
