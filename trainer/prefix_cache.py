@@ -63,7 +63,7 @@ class PrefixKV:
     """Generate for a batch of token rows, reusing cached keys and values of shared prefixes.
 
     ``max_tokens`` bounds the tokens held across all cached prefixes (SmolLM2-135M keeps about
-    46 KB per token)."""
+    46 KB per token). ``generate`` is the function to call (default ``model.generate``)."""
 
     def __init__(self, model, *, pad_token_id: int, min_prefix: int = 64,
                  max_tokens: int = 32768, generate=None) -> None:
@@ -126,7 +126,7 @@ class PrefixKV:
             cache = DynamicCache(ddp_cache_data=layers)
         with torch.no_grad():
             out = self._generate(input_ids=input_ids, attention_mask=attention,
-                                      **{self._cache_arg: cache}, **kwargs)
+                                 **{self._cache_arg: cache}, **kwargs)
         return out[:, input_ids.shape[1]:].tolist()
 
     def _prefix_kv(self, prefix: Sequence[int]) -> tuple:
