@@ -115,13 +115,13 @@ class PrefixKV:
         attention = torch.tensor(mask, device=device)
         cache = None
         if width_p:
-            ref = next(kv for _, kv in prefix_of.values() if kv)
+            per_row = [prefix_of[i][1] for i in range(len(rows))]
+            ref = next(kv for kv in per_row if kv)
             layers = []
             for layer, (ref_k, ref_v) in enumerate(ref):
-                keys = [_left_pad(kv[layer][0] if kv else None, width_p, ref_k)
-                        for _, kv in (prefix_of[i] for i in range(len(rows)))]
+                keys = [_left_pad(kv[layer][0] if kv else None, width_p, ref_k) for kv in per_row]
                 values = [_left_pad(kv[layer][1] if kv else None, width_p, ref_v)
-                          for _, kv in (prefix_of[i] for i in range(len(rows)))]
+                          for kv in per_row]
                 layers.append((torch.cat(keys), torch.cat(values)))
             cache = DynamicCache(ddp_cache_data=layers)
         with torch.no_grad():

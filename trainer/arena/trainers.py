@@ -180,7 +180,7 @@ TRAINERS = {"none": NoTraining, "scripted-practice": ScriptedPractice, "sft": SF
 
 
 def make_trainer(name: str, *, steps: int = 4, sft_epochs: int = 1,
-                 max_tokens: int | None = None) -> ArenaTrainer:
+                 max_tokens: int | None = 1024) -> ArenaTrainer:
     """Raises KeyError for an unknown trainer name."""
     if name == "trl-grpo":
         return TRLGRPOTrainer(steps=steps, sft_epochs=sft_epochs, max_tokens=max_tokens)
