@@ -59,6 +59,20 @@ def _spread(items: list, n: int) -> list:
     return [items[round(i * (len(items) - 1) / max(1, n - 1))] for i in range(n)]
 
 
+def _every_nth_per_kind(tasks: list, n: int) -> list:
+    """Every ``n``th task of each kind (``set-SKU-101`` is of kind ``stock/set``). A plain
+    stride over the list would drop whole kinds: stock's tasks alternate set and price, and
+    every other one is all of one kind."""
+    seen: dict[str, int] = {}
+    kept = []
+    for task in tasks:
+        kind = f"{task.env_id}/{task.task_id.split('-')[0]}"
+        seen[kind] = seen.get(kind, -1) + 1
+        if seen[kind] % n == 0:
+            kept.append(task)
+    return kept
+
+
 def task_sets(args: argparse.Namespace):
     """``(catalog, train, reworded, held_out)``: the in-process catalog (for SFT transcripts),
     the train tasks, their rewordings (GRPO's prompts) and the held-out groups."""
@@ -66,7 +80,8 @@ def task_sets(args: argparse.Namespace):
     from agentworld.trainer.tasks import collect_tasks
 
     catalog, _ = build_catalog(HUB_REFS)
-    train = collect_tasks(catalog, BENCH_ENVS, splits=["train"])[::args.train_stride]
+    train = _every_nth_per_kind(collect_tasks(catalog, BENCH_ENVS, splits=["train"]),
+                                args.train_stride)
     trained = {(t.env_id, t.task_id) for t in train}
     reworded = [t for t in collect_tasks(catalog, BENCH_ENVS, splits=["reworded"])
                 if (t.env_id, t.task_id.rpartition("-rw")[0]) in trained]
@@ -132,7 +147,8 @@ def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dic
               "prompts_per_step": args.prompts_per_step, "learning_rate": args.grpo_lr,
               "seconds": round(run.seconds, 1),
               "max_completion_length": run.max_completion_length, "curve": run.curve,
-              "zero_variance_per_call": run.zero_variance, "rollouts": len(run.history),
+              "zero_variance_per_call": run.zero_variance,
+              "skipped_steps": run.skipped_steps, "rollouts": len(run.history),
               "rollout_success": round(sum(r["passed"] for r in run.history)
                                        / max(1, len(run.history)), 4)}
     return model, tokenizer, report
@@ -225,7 +241,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--device", default="cpu", help="cpu or cuda")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--train-stride", type=int, default=2, help="use every Nth train task")
+    p.add_argument("--train-stride", type=int, default=2, help="use every Nth train task of each kind")
     p.add_argument("--held-out", type=int, default=10, help="tasks per bench held-out group")
     # Every arm of three runs scored 0 on the catalog tasks, which cost a third of evaluating.
     p.add_argument("--catalog-per-env", type=int, default=1)

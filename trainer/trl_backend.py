@@ -197,6 +197,7 @@ class GRPORunConfig:
     temperature: float = 1.0
     dynamic_filtering: bool = True
     filter_cooldown: int = 4
+    skip_flat_steps: bool = True        # no optimizer step when every group is flat (beta 0)
     seed: int = 0
     use_cpu: bool = True
     save: bool = True
@@ -210,6 +211,7 @@ class GRPORun:
     model_dir: str | None = None
     max_completion_length: int = 0
     zero_variance: list[float] = field(default_factory=list)
+    skipped_steps: list[int] = field(default_factory=list)
 
 
 def _curve_callback(curve: list[dict[str, Any]]):
@@ -251,13 +253,33 @@ def cut_after_submit(messages: list[dict[str, Any]], ids: list[int], mask: list[
     return kept, ids[:end], mask[:end], None if logprobs is None else logprobs[:end]
 
 
-def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig):
+def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, skipped: list[int]):
     from trl import GRPOTrainer
 
     from .grpo_sampler import FilteredSampler
 
     class HubGRPOTrainer(GRPOTrainer):
-        """TRL's trainer, with every rollout cut after its ``submit`` call."""
+        """TRL's trainer, with every rollout cut after its ``submit`` call, and no optimizer
+        step (its number goes to ``skipped``) when every group of a generation is flat."""
+
+        _flat_generation = False
+
+        def _generate_and_score_completions(self, inputs):
+            out = super()._generate_and_score_completions(inputs)
+            if self.model.training:
+                self._flat_generation = bool((out["advantages"] == 0).all())
+            return out
+
+        def training_step(self, model, inputs, num_items_in_batch=None):
+            loss = super().training_step(model, inputs, num_items_in_batch)
+            # All advantages 0 and no KL term: the gradient is exactly 0, yet Adam's momentum
+            # would still move every weight. With no gradient at all, Adam skips the tensor.
+            if cfg.skip_flat_steps and cfg.beta == 0 and self._flat_generation:
+                for p in model.parameters():
+                    p.grad = None
+                if not skipped or skipped[-1] != self.state.global_step + 1:
+                    skipped.append(self.state.global_step + 1)
+            return loss
 
         def _generate(self, prompts):
             (prompt_ids, completion_ids, mask, completions, logprobs, *rest) = \
@@ -336,7 +358,7 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
     reward = VerifierReward(eos_token_ids=_eos_ids(model, tokenizer), group=cfg.num_generations)
     run = GRPORun(history=reward.history, max_completion_length=length,
                   zero_variance=reward.zero_variance)
-    trainer = _trainer_class(reward, cfg)(
+    trainer = _trainer_class(reward, cfg, run.skipped_steps)(
         model=model, reward_funcs=[reward], args=_grpo_args(cfg, length, turns),
         train_dataset=Dataset.from_list(rows), processing_class=tokenizer,
         callbacks=[_curve_callback(run.curve)],

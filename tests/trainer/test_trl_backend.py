@@ -79,7 +79,26 @@ def test_short_grpo_run_with_verifier_rewards(tiny_sft_dir, tiny_tasks, hub_url,
     for i, point in enumerate(run.curve):
         batch = run.history[i * 8:(i + 1) * 8]
         assert point["reward"] == pytest.approx(sum(r["reward"] for r in batch) / 8)
+    # A step is skipped exactly when every group of its generation was flat.
+    assert run.skipped_steps == [p["step"] for p in run.curve if p["zero_variance"] == 1.0]
     assert (tmp_path / "grpo" / "config.json").exists()
+
+
+def test_a_step_whose_groups_are_all_flat_leaves_the_weights_alone(tiny_model_dir, tiny_tasks,
+                                                                   hub_url, tmp_path):
+    import torch
+
+    from agentworld.trainer.models import load_policy
+
+    model, tokenizer = load_policy(tiny_model_dir)       # untrained: every rollout scores 0
+    before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    cfg = GRPORunConfig(output_dir=str(tmp_path / "grpo"), steps=2, num_generations=2,
+                        prompts_per_step=1, learning_rate=1e-2, max_completion_length=16,
+                        max_turns=1, dynamic_filtering=False, save=False)
+    run = train_grpo(model, tokenizer, tiny_tasks, hub_url, cfg)
+    assert {r["reward"] for r in run.history} == {0.0}
+    assert run.skipped_steps == [1, 2]
+    assert all(torch.equal(before[n], p) for n, p in model.named_parameters())
 
 
 def test_completion_budget_counts_the_tool_results(hub_url, tiny_tasks, tiny_model_dir):

@@ -171,7 +171,8 @@ class TRLGRPOTrainer:
                              "max_completion_length": run.max_completion_length,
                              "rollout_success": round(sum(r["passed"] for r in run.history)
                                                       / max(1, rollouts), 4),
-                             "zero_variance": run.zero_variance, "curve": run.curve,
+                             "zero_variance": run.zero_variance,
+                             "skipped_steps": run.skipped_steps, "curve": run.curve,
                              "seconds": round(run.seconds, 1)})
 
 
