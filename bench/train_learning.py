@@ -241,7 +241,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--device", default="cpu", help="cpu or cuda")
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--train-stride", type=int, default=2, help="use every Nth train task of each kind")
+    p.add_argument("--train-stride", type=int, default=2,
+                   help="use every Nth train task of each kind")
     p.add_argument("--held-out", type=int, default=10, help="tasks per bench held-out group")
     # Every arm of three runs scored 0 on the catalog tasks, which cost a third of evaluating.
     p.add_argument("--catalog-per-env", type=int, default=1)
