@@ -274,7 +274,9 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, skipped: list[int
             loss = super().training_step(model, inputs, num_items_in_batch)
             # All advantages 0 and no KL term: the gradient is exactly 0, yet Adam's momentum
             # would still move every weight. With no gradient at all, Adam skips the tensor.
-            if cfg.skip_flat_steps and cfg.beta == 0 and self._flat_generation:
+            # Only in one process: each rank sees its own share of the advantages.
+            if (cfg.skip_flat_steps and cfg.beta == 0 and self._flat_generation
+                    and self.accelerator.num_processes == 1):
                 for p in model.parameters():
                     p.grad = None
                 if not skipped or skipped[-1] != self.state.global_step + 1:
