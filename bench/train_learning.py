@@ -6,15 +6,17 @@ two small environments of ``bench/_learning_envs.py`` and three catalog environm
 * **base**: the model as shipped;
 * **sft**: SFT on the reference solutions of the train tasks;
 * **sft+grpo**: the SFT model, then GRPO (TRL, rewards from the verifiers over the hub) on the
-  train tasks reworded (split ``reworded``: prompts with a verifier and no demonstration, the
-  situation reinforcement learning is for), starting with those where the SFT model sometimes
-  succeeds (sampled first), with dynamic filtering of groups whose rollouts all score the same;
+  train tasks in three other wordings (split ``reworded``): prompts with a verifier and no
+  demonstration, the situation reinforcement learning is for. It starts with those where the
+  SFT model sometimes succeeds (sampled first, the same number of each kind of task), with
+  dynamic filtering of groups whose rollouts all score the same;
 * **sft+extra-sft**: the SFT model, then more SFT with as much training compute as GRPO used
   (as many sequences through forward and backward as GRPO's rollouts; generation time is not
   matched, and both wall times are reported) on the demonstrations SFT had.
 
 The two arms after SFT differ in what they can learn from: demonstrations of the canonical
-wording, or rewards on wordings nobody demonstrated. Neither sees the held-out template.
+wording, or rewards on the same tasks in three wordings nobody demonstrated
+(``--grpo-wordings all``: and in the canonical one). Neither sees the held-out template.
 
 Held-out groups: ``unseen_entities`` (the bench environments' items and products never seen in
 training), ``paraphrase`` (the same held-out tasks, worded with a template training never
@@ -34,6 +36,7 @@ proves the pipeline end to end in minutes and claims nothing.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import sys
@@ -66,16 +69,35 @@ def _every_nth_per_kind(tasks: list, n: int) -> list:
     seen: dict[str, int] = {}
     kept = []
     for task in tasks:
-        kind = f"{task.env_id}/{task.task_id.split('-')[0]}"
+        kind = _kind(task)
         seen[kind] = seen.get(kind, -1) + 1
         if seen[kind] % n == 0:
             kept.append(task)
     return kept
 
 
+def _kind(task) -> str:
+    return f"{task.env_id}/{task.task_id.split('-')[0]}"
+
+
+def _spread_per_kind(tasks: list, n: int) -> list:
+    """About ``n`` of ``tasks``, as many of each kind, spread over the kind's tasks and cycling
+    through the wordings (``complete-5`` and ``complete-5-rw1`` are one task in two wordings).
+    A spread over the whole list follows its proportions and its order: 16 of 105 reworded
+    tasks held 2 "add" tasks, and GRPO never saw one."""
+    kinds: dict[str, dict[str, list]] = {}
+    for task in tasks:
+        base = task.task_id.rpartition("-rw")[0] or task.task_id
+        kinds.setdefault(_kind(task), {}).setdefault(base, []).append(task)
+    per_kind = max(1, math.ceil(n / max(1, len(kinds))))
+    return [wordings[i % len(wordings)] for group in kinds.values()
+            for i, wordings in enumerate(_spread(list(group.values()), per_kind))]
+
+
 def task_sets(args: argparse.Namespace):
-    """``(catalog, train, reworded, held_out)``: the in-process catalog (for SFT transcripts),
-    the train tasks, their rewordings (GRPO's prompts) and the held-out groups."""
+    """``(catalog, train, grpo_prompts, held_out)``: the in-process catalog (for SFT
+    transcripts), the train tasks, GRPO's prompts (the train tasks reworded, and in their own
+    wording unless ``--grpo-wordings reworded``) and the held-out groups."""
     from agentworld.trainer.hub_process import build_catalog
     from agentworld.trainer.tasks import collect_tasks
 
@@ -85,6 +107,10 @@ def task_sets(args: argparse.Namespace):
     trained = {(t.env_id, t.task_id) for t in train}
     reworded = [t for t in collect_tasks(catalog, BENCH_ENVS, splits=["reworded"])
                 if (t.env_id, t.task_id.rpartition("-rw")[0]) in trained]
+    grpo_prompts = reworded if args.grpo_wordings == "reworded" else [
+        t for task in train for t in
+        [task, *(r for r in reworded if r.task_id.rpartition("-rw")[0] == task.task_id
+                 and r.env_id == task.env_id)]]
     held_out = {
         "unseen_entities": _spread(collect_tasks(catalog, BENCH_ENVS, splits=["eval"]),
                                    args.held_out),
@@ -94,7 +120,7 @@ def task_sets(args: argparse.Namespace):
             [t for t in collect_tasks(catalog, [env], tool_view=args.catalog_view)
              if 0 < len(t.reference_calls) <= args.catalog_max_calls],
             args.catalog_per_env)]}
-    return catalog, train, reworded, held_out
+    return catalog, train, grpo_prompts, held_out
 
 
 def _load(spec, device: str):
@@ -111,13 +137,13 @@ def _evaluate(model, tokenizer, held_out, url, args, name: str) -> dict:
 
 
 def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
-    """Of a spread of ``train`` (the reworded tasks), those where the SFT model sometimes
-    succeeds (``filter_samples`` tries at T=1); when none is mixed, those it does not always
-    solve."""
+    """Of a spread of ``train`` (GRPO's prompts, as many of each kind), those where the SFT
+    model sometimes succeeds (``filter_samples`` tries at T=1); when none is mixed, those it
+    does not always solve."""
     from agentworld.trainer.evaluate import evaluate_sync
     from agentworld.trainer.policies import HFPolicy
 
-    pool = _spread(train, args.grpo_pool)
+    pool = _spread_per_kind(train, args.grpo_pool)
     k = args.filter_samples
     policy = HFPolicy(model, tokenizer, name="filter", temperature=1.0,
                       max_new_tokens=args.max_new_tokens, max_length=args.max_length,
@@ -188,15 +214,16 @@ def run(args: argparse.Namespace) -> dict:
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     started, phases = time.perf_counter(), {}
-    catalog, train, reworded, held_out = task_sets(args)
+    catalog, train, grpo_prompts, held_out = task_sets(args)
     transcripts = reference_transcripts(catalog, train)
     figures: dict = {
         "model_name": "SmolLM2-135M-Instruct", "device": args.device, "arms": ARMS,
         "smoke": args.smoke, "threads": args.threads, "train_tasks": len(train),
         "sft_examples": len(transcripts), "grpo_prompts": {
-            "split": "reworded", "tasks": len(reworded),
-            "what": "the train tasks in three other wordings each, verifier only: no "
-                    "demonstration of them reaches any arm"},
+            "wordings": args.grpo_wordings, "tasks": len(grpo_prompts),
+            "what": ("the train tasks in three other wordings each" if args.grpo_wordings
+                     == "reworded" else "the train tasks in their own wording and three "
+                     "others") + ", verifier only: GRPO sees no demonstration"},
         "held_out": {g: [f"{t.env_id}/{t.task_id}" for t in ts] for g, ts in held_out.items()},
         "evaluation": {"greedy": 1, "samples": args.samples, "temperature": args.temperature,
                        "catalog_view": args.catalog_view, "interval": "95%"},
@@ -215,14 +242,16 @@ def run(args: argparse.Namespace) -> dict:
                           "loss": [round(x, 4) for x in sft.losses]}
         figures["results"]["sft"] = _evaluate(model, tokenizer, held_out, url, args, "sft")
         t = time.perf_counter()
-        grpo_tasks, figures["grpo_tasks"] = pick_grpo_tasks(model, tokenizer, reworded, url,
+        grpo_tasks, figures["grpo_tasks"] = pick_grpo_tasks(model, tokenizer, grpo_prompts, url,
                                                                args)
         phases["grpo_task_filter"] = round(time.perf_counter() - t, 1)
         del model
+        gc.collect()
         model, tokenizer, figures["grpo"] = run_grpo(work / "sft", grpo_tasks, url, args, work)
         figures["results"]["sft+grpo"] = _evaluate(model, tokenizer, held_out, url, args,
                                                    "sft+grpo")
         del model
+        gc.collect()
         sequences = figures["grpo"]["rollouts"]
         model, tokenizer, figures["extra_sft"] = run_extra_sft(work / "sft", transcripts,
                                                                sequences, args)
@@ -251,8 +280,10 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--samples", type=int, default=4, help="sampled episodes per task")
     p.add_argument("--temperature", type=float, default=0.7)
     p.add_argument("--eval-batch", type=int, default=16, help="episodes played at once")
-    # A light SFT: two epochs at 5e-5 solve 80% of the held-out bench tasks greedily and leave
-    # GRPO groups that all score 1 (entropy 0.01); one epoch at 3e-5 leaves room to learn.
+    # Two epochs at 5e-5 solved 80% of the held-out bench tasks greedily and left GRPO groups
+    # that all scored 1 (entropy 0.01). At 3e-5 (docs/training.md), after one epoch GRPO gained
+    # most over SFT, but extra SFT gained more by finishing it; after two, GRPO lost unseen
+    # entities; after three, it had little to add.
     p.add_argument("--sft-epochs", type=int, default=1)
     p.add_argument("--sft-lr", type=float, default=3e-5)
     # 10 steps at 1e-5 on the canonical train prompts gained +2.5 and +12.5 points and lost to
@@ -263,7 +294,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--grpo-lr", type=float, default=1e-5)
     p.add_argument("--generations", type=int, default=4)
     p.add_argument("--prompts-per-step", type=int, default=2)
-    p.add_argument("--grpo-pool", type=int, default=16, help="reworded tasks tried for GRPO")
+    p.add_argument("--grpo-pool", type=int, default=16, help="prompts tried for GRPO")
+    # With the trained wording among GRPO's prompts (one run, docs/training.md), GRPO gained +5
+    # points on unseen entities and +10 on the paraphrase, against +7.5 and +32.5 without it.
+    p.add_argument("--grpo-wordings", choices=["all", "reworded"], default="reworded",
+                   help="GRPO's prompts: the train tasks in their own wording and three "
+                        "others, or only the three others")
     p.add_argument("--filter-samples", type=int, default=4)
     p.add_argument("--max-new-tokens", type=int, default=64)
     p.add_argument("--max-length", type=int, default=2048)

@@ -40,8 +40,9 @@ def build_catalog(env_refs: Sequence[str], *, task_dir: str | Path | None = None
     from agentworld.servers.paths import template_dir
 
     tasks = Path(task_dir) if task_dir else default_task_dir()
-    catalog = Catalog(world=True, cache_dir=template_dir(),
-                      task_dir=tasks if tasks.is_dir() else None)
+    # Generated task sets are made on first use and cached there, as the CLI's catalog does:
+    # a fresh machine has no cache yet, and its catalog environments still have tasks.
+    catalog = Catalog(world=True, cache_dir=template_dir(), task_dir=tasks)
     ids = []
     for ref in env_refs:
         if ":" not in ref:

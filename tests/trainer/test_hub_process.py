@@ -32,3 +32,16 @@ def test_a_bad_definition_is_a_clear_error():
     with pytest.raises(LaunchError, match="did not start"):
         with spawn_hub(["tests.fixtures.tiny_env:NOT_THERE"], timeout=60):
             pass
+
+
+def test_a_fresh_machine_without_a_task_cache_still_has_catalog_tasks(tmp_path):
+    # The task cache is made on first use: before, a missing folder meant no generated tasks,
+    # and the learning benchmark stopped on "no tasks in notion" on a fresh machine.
+    from agentworld.trainer.hub_process import build_catalog
+    from agentworld.trainer.tasks import collect_tasks
+
+    task_dir = tmp_path / "not-yet" / "tasks"
+    catalog, ids = build_catalog(["airline", TINY], task_dir=task_dir)
+    assert ids == ["airline", "tiny"]
+    assert collect_tasks(catalog, ["airline"])
+    assert any(task_dir.iterdir())

@@ -1,0 +1,49 @@
+"""How the learning benchmark picks GRPO's first prompts: every kind of train task is tried,
+in every wording, however the list is ordered or proportioned."""
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+from agentworld.trainer.tasks import TaskRef
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+from train_learning import _every_nth_per_kind, _spread_per_kind  # noqa: E402
+
+
+def _ref(env_id: str, task_id: str) -> TaskRef:
+    return TaskRef(env_id=env_id, task_id=task_id, prompt=task_id, env_title=env_id,
+                   category="bench", tool_names=("submit",), split="train",
+                   reference_calls=(), reference_answer=None, max_steps=4, metadata={},
+                   tool_view="full", relevant_tools=())
+
+
+def _prompts(kinds: dict[tuple[str, str], int], wordings=("", "-rw0", "-rw1", "-rw2")):
+    return [_ref(env, f"{kind}-{i}{w}") for (env, kind), n in kinds.items()
+            for i in range(n) for w in wordings]
+
+
+def test_a_rare_kind_gets_as_many_prompts_as_a_common_one():
+    prompts = _prompts({("todo", "complete"): 12, ("todo", "add"): 2, ("stock", "set"): 9})
+    pool = _spread_per_kind(prompts, 9)
+    per_kind = Counter(f"{t.env_id}/{t.task_id.split('-')[0]}" for t in pool)
+    assert per_kind == {"todo/complete": 3, "todo/add": 2, "stock/set": 3}
+
+
+def test_the_pool_cycles_through_wordings_and_distinct_tasks():
+    pool = _spread_per_kind(_prompts({("todo", "complete"): 12}), 4)
+    ids = [t.task_id for t in pool]
+    assert ids == ["complete-0", "complete-4-rw0", "complete-7-rw1", "complete-11-rw2"]
+    assert len({i.rpartition("-rw")[0] or i for i in ids}) == 4
+
+
+def test_reworded_only_prompts_cycle_through_the_three_rewordings():
+    pool = _spread_per_kind(_prompts({("todo", "complete"): 6}, ("-rw0", "-rw1", "-rw2")), 4)
+    assert [t.task_id.rpartition("-")[2] for t in pool] == ["rw0", "rw1", "rw2", "rw0"]
+
+
+def test_every_nth_per_kind_keeps_every_kind_of_an_alternating_list():
+    tasks = [_ref("stock", f"{kind}-SKU-{i}") for i in range(8) for kind in ("set", "price")]
+    kept = _every_nth_per_kind(tasks, 2)
+    assert Counter(t.task_id.split("-")[0] for t in kept) == {"set": 4, "price": 4}
