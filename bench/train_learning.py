@@ -80,6 +80,11 @@ def _kind(task) -> str:
     return f"{task.env_id}/{task.task_id.split('-')[0]}"
 
 
+def _base_id(task) -> tuple[str, str]:
+    """The train task a rewording (``complete-5-rw1``) rewords; a train task's own id."""
+    return task.env_id, task.task_id.rpartition("-rw")[0] or task.task_id
+
+
 def _spread_per_kind(tasks: list, n: int) -> list:
     """About ``n`` of ``tasks``, as many of each kind, spread over the kind's tasks and cycling
     through the wordings (``complete-5`` and ``complete-5-rw1`` are one task in two wordings).
@@ -87,8 +92,7 @@ def _spread_per_kind(tasks: list, n: int) -> list:
     tasks held 2 "add" tasks, and GRPO never saw one."""
     kinds: dict[str, dict[str, list]] = {}
     for task in tasks:
-        base = task.task_id.rpartition("-rw")[0] or task.task_id
-        kinds.setdefault(_kind(task), {}).setdefault(base, []).append(task)
+        kinds.setdefault(_kind(task), {}).setdefault(_base_id(task), []).append(task)
     per_kind = max(1, math.ceil(n / max(1, len(kinds))))
     return [wordings[i % len(wordings)] for group in kinds.values()
             for i, wordings in enumerate(_spread(list(group.values()), per_kind))]
@@ -96,8 +100,8 @@ def _spread_per_kind(tasks: list, n: int) -> list:
 
 def task_sets(args: argparse.Namespace):
     """``(catalog, train, grpo_prompts, held_out)``: the in-process catalog (for SFT
-    transcripts), the train tasks, GRPO's prompts (the train tasks reworded, and in their own
-    wording unless ``--grpo-wordings reworded``) and the held-out groups."""
+    transcripts), the train tasks, GRPO's prompts (the train tasks reworded; with
+    ``--grpo-wordings all`` each in its own wording first) and the held-out groups."""
     from agentworld.trainer.hub_process import build_catalog
     from agentworld.trainer.tasks import collect_tasks
 
@@ -105,12 +109,12 @@ def task_sets(args: argparse.Namespace):
     train = _every_nth_per_kind(collect_tasks(catalog, BENCH_ENVS, splits=["train"]),
                                 args.train_stride)
     trained = {(t.env_id, t.task_id) for t in train}
-    reworded = [t for t in collect_tasks(catalog, BENCH_ENVS, splits=["reworded"])
-                if (t.env_id, t.task_id.rpartition("-rw")[0]) in trained]
-    grpo_prompts = reworded if args.grpo_wordings == "reworded" else [
-        t for task in train for t in
-        [task, *(r for r in reworded if r.task_id.rpartition("-rw")[0] == task.task_id
-                 and r.env_id == task.env_id)]]
+    rewordings: dict[tuple[str, str], list] = {}
+    for t in collect_tasks(catalog, BENCH_ENVS, splits=["reworded"]):
+        if _base_id(t) in trained:
+            rewordings.setdefault(_base_id(t), []).append(t)
+    own = args.grpo_wordings == "all"
+    grpo_prompts = [p for t in train for p in [t] * own + rewordings.get(_base_id(t), [])]
     held_out = {
         "unseen_entities": _spread(collect_tasks(catalog, BENCH_ENVS, splits=["eval"]),
                                    args.held_out),
