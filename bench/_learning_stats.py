@@ -88,6 +88,10 @@ def evaluate_arm(model, tokenizer, groups: dict[str, list], url: str, *, samples
             "sampled_per_task": per_task,
             "malformed_replies": sum(r.malformed for r in [*g_res, *s_res]),
             "no_tool_call_episodes": sum(1 for r in [*g_res, *s_res] if r.tool_calls == 0),
+            # where an arm's evaluation time goes: long episodes, or ones cut at the turn limit
+            "mean_turns": round(sum(r.turns for r in [*g_res, *s_res])
+                                / max(1, len(g_res) + len(s_res)), 2),
+            "truncated_episodes": sum(1 for r in [*g_res, *s_res] if r.truncated),
             "episodes": len(g_res) + len(s_res)}
         at += n
         print(f"  {name:<14} {group:<16} greedy {out[group]['greedy']['rate']:.0%} "

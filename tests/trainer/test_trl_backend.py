@@ -84,6 +84,34 @@ def test_short_grpo_run_with_verifier_rewards(tiny_sft_dir, tiny_tasks, hub_url,
     assert (tmp_path / "grpo" / "config.json").exists()
 
 
+def test_micro_batches_accumulate_into_one_step_per_generation(tiny_sft_dir, tiny_tasks,
+                                                               hub_url, tmp_path):
+    from agentworld.trainer.models import load_policy
+
+    model, tokenizer = load_policy(tiny_sft_dir)
+    cfg = GRPORunConfig(output_dir=str(tmp_path / "grpo"), steps=2, num_generations=2,
+                        prompts_per_step=2, micro_batch_prompts=1, learning_rate=1e-4,
+                        max_completion_length=128, max_turns=3, dynamic_filtering=False,
+                        save=False)
+    run = train_grpo(model, tokenizer, tiny_tasks, hub_url, cfg)
+    # Two optimizer steps, each over one generation of 2 prompts x 2 rollouts.
+    assert [p["step"] for p in run.curve] == [1, 2]
+    assert len(run.history) == 2 * 4
+    for i, point in enumerate(run.curve):
+        batch = run.history[i * 4:(i + 1) * 4]
+        assert point["reward"] == pytest.approx(sum(r["reward"] for r in batch) / 4)
+
+
+def test_micro_batches_must_divide_a_step(tiny_model_dir, tiny_tasks, hub_url, tmp_path):
+    from agentworld.trainer.models import load_policy
+
+    model, tokenizer = load_policy(tiny_model_dir)
+    cfg = GRPORunConfig(output_dir=str(tmp_path / "grpo"), steps=1, prompts_per_step=3,
+                        micro_batch_prompts=2, save=False)
+    with pytest.raises(ValueError, match="must divide"):
+        train_grpo(model, tokenizer, tiny_tasks, hub_url, cfg)
+
+
 def test_a_step_whose_groups_are_all_flat_leaves_the_weights_alone(tiny_model_dir, tiny_tasks,
                                                                    hub_url, tmp_path):
     import torch
