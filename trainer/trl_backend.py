@@ -206,6 +206,12 @@ class GRPORunConfig:
     use_cpu: bool = True
     save: bool = True
 
+    def __post_init__(self):
+        micro = self.micro_batch_prompts
+        if micro is not None and (micro < 1 or self.prompts_per_step % micro):
+            raise ValueError(f"micro_batch_prompts ({micro}) must divide prompts_per_step "
+                             f"({self.prompts_per_step})")
+
 
 @dataclass
 class GRPORun:
@@ -322,9 +328,6 @@ def _grpo_args(cfg: GRPORunConfig, max_completion_length: int, max_turns: int):
     checkpointing = ({"activation_checkpointing": False} if "activation_checkpointing" in names
                      else {"gradient_checkpointing": False})
     micro = cfg.micro_batch_prompts or cfg.prompts_per_step
-    if micro < 1 or cfg.prompts_per_step % micro:
-        raise ValueError(f"micro_batch_prompts ({micro}) must divide prompts_per_step "
-                         f"({cfg.prompts_per_step})")
     # One generation of every prompt of a step, then its rollouts in micro-batches whose
     # gradients accumulate into one optimizer step (TRL's steps_per_generation follows
     # gradient_accumulation_steps).
