@@ -192,6 +192,11 @@ class GRPORunConfig:
     # memory: without activation checkpointing, 4 prompts x 4 rollouts of SmolLM2-135M with a
     # reference model ran out of 24 GiB, where 2 x 4 fit.
     micro_batch_prompts: int | None = None
+    # Optimizer steps per generation (GRPO's mu): each generation's rollouts are trained on
+    # ``iterations`` times, the later passes clipped against the generating policy's
+    # probabilities. More updates for the same episodes; on two cores a reused step cost about
+    # half a generating one (docs/training.md).
+    iterations: int = 1
     learning_rate: float = 1e-5
     lr_scheduler: str = "constant_with_warmup"
     warmup_ratio: float = 0.0
@@ -211,6 +216,8 @@ class GRPORunConfig:
         if micro is not None and (micro < 1 or self.prompts_per_step % micro):
             raise ValueError(f"micro_batch_prompts ({micro}) must divide prompts_per_step "
                              f"({self.prompts_per_step})")
+        if self.iterations < 1:
+            raise ValueError(f"iterations ({self.iterations}) must be at least 1")
 
 
 @dataclass
@@ -336,8 +343,8 @@ def _grpo_args(cfg: GRPORunConfig, max_completion_length: int, max_turns: int):
         output_dir=cfg.output_dir, use_cpu=cfg.use_cpu, bf16=False, fp16=False,
         per_device_train_batch_size=cfg.num_generations * micro,
         gradient_accumulation_steps=cfg.prompts_per_step // micro,
-        num_generations=cfg.num_generations, max_completion_length=max_completion_length,
-        max_steps=cfg.steps, learning_rate=cfg.learning_rate,
+        num_generations=cfg.num_generations, num_iterations=cfg.iterations,
+        max_completion_length=max_completion_length, max_steps=cfg.steps, learning_rate=cfg.learning_rate,
         lr_scheduler_type=cfg.lr_scheduler, warmup_steps=cfg.warmup_ratio, beta=cfg.beta,
         temperature=cfg.temperature, max_tool_calling_iterations=max_turns,
         logging_steps=1, report_to="none", save_strategy="no", seed=cfg.seed,

@@ -102,6 +102,36 @@ def test_micro_batches_accumulate_into_one_step_per_generation(tiny_sft_dir, tin
         assert point["reward"] == pytest.approx(sum(r["reward"] for r in batch) / 4)
 
 
+def test_iterations_train_twice_on_each_generation(tiny_sft_dir, tiny_tasks, hub_url,
+                                                   tmp_path):
+    import torch
+
+    from agentworld.trainer.models import load_policy
+
+    model, tokenizer = load_policy(tiny_sft_dir)
+    before = {n: p.detach().clone() for n, p in model.named_parameters()}
+    cfg = GRPORunConfig(output_dir=str(tmp_path / "grpo"), steps=4, num_generations=2,
+                        prompts_per_step=2, iterations=2, learning_rate=1e-4,
+                        max_completion_length=128, max_turns=3, dynamic_filtering=False,
+                        save=False)
+    run = train_grpo(model, tokenizer, tiny_tasks, hub_url, cfg)
+    # Four optimizer steps from two generations: the rollouts are played once and trained on
+    # twice, so rewards are logged at the steps that generated (1 and 3).
+    assert len(run.history) == 2 * 4
+    assert [p["step"] for p in run.curve] == [1, 3]
+    for i, point in enumerate(run.curve):
+        batch = run.history[i * 4:(i + 1) * 4]
+        assert point["reward"] == pytest.approx(sum(r["reward"] for r in batch) / 4)
+    if len(run.skipped_steps) < 4:      # a step with a mixed group moved the weights
+        assert any(not torch.equal(before[n], p) for n, p in model.named_parameters())
+
+
+@pytest.mark.parametrize("iterations", [0, -2])
+def test_iterations_must_be_positive(iterations, tmp_path):
+    with pytest.raises(ValueError, match="at least 1"):
+        GRPORunConfig(output_dir=str(tmp_path), iterations=iterations)
+
+
 @pytest.mark.parametrize("micro", [0, -1, 2])
 def test_micro_batches_must_divide_a_step(micro, tmp_path):
     with pytest.raises(ValueError, match="must divide"):
