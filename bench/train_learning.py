@@ -12,7 +12,8 @@ two small environments of ``bench/_learning_envs.py`` and three catalog environm
   dynamic filtering of groups whose rollouts all score the same;
 * **sft+extra-sft**: the SFT model, then more SFT with as much training compute as GRPO used
   (as many sequences through forward and backward as GRPO trained on: its rollouts, times
-  ``--grpo-iterations``; generation time is not matched, and both wall times are reported) on the demonstrations SFT had.
+  ``--grpo-iterations``; generation time is not matched, and both wall times are reported)
+  on the demonstrations SFT had.
 
 The two arms after SFT differ in what they can learn from: demonstrations of the canonical
 wording, or rewards on the same tasks in three wordings nobody demonstrated
@@ -140,26 +141,55 @@ def _evaluate(model, tokenizer, held_out, url, args, name: str) -> dict:
                         max_length=args.max_length, name=name, batch=args.eval_batch)
 
 
+def _refill(prompts: list, tried: list, wins: dict, k: int, per_kind: int) -> list:
+    """For each kind of task none of whose ``tried`` prompts was mixed (``0 < wins < k``), up to
+    ``per_kind`` more of its prompts, of train tasks not tried in any wording. Four rollouts at
+    T=1 are a noisy test: one SFT model had 3 mixed prompts of 16, and GRPO forgot the kinds it
+    never met."""
+    if per_kind < 1:
+        return []
+    mixed = {_kind(t) for t in tried if 0 < wins[_label(t)] < k}
+    tried_bases = {_base_id(t) for t in tried}
+    untried: dict[str, list] = {}
+    for t in prompts:
+        if _kind(t) not in mixed and _base_id(t) not in tried_bases:
+            untried.setdefault(_kind(t), []).append(t)
+    return [t for group in untried.values() for t in _spread_per_kind(group, per_kind)]
+
+
+def _label(task) -> str:
+    return f"{task.env_id}/{task.task_id}"
+
+
 def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     """Of a spread of ``train`` (GRPO's prompts, as many of each kind), those where the SFT
-    model sometimes succeeds (``filter_samples`` tries at T=1); when none is mixed, those it
-    does not always solve."""
+    model sometimes succeeds (``filter_samples`` tries at T=1); with ``--grpo-refill-per-kind``,
+    more prompts of the kinds that had none; when none is mixed, those it does not always
+    solve."""
     from agentworld.trainer.evaluate import evaluate_sync
     from agentworld.trainer.policies import HFPolicy
 
-    pool = _spread_per_kind(train, args.grpo_pool)
     k = args.filter_samples
     policy = HFPolicy(model, tokenizer, name="filter", temperature=1.0,
                       max_new_tokens=args.max_new_tokens, max_length=args.max_length,
                       max_batch=args.eval_batch)
-    results = evaluate_sync(policy, [t for t in pool for _ in range(k)], url).results
-    wins = [sum(r.passed for r in results[i * k:(i + 1) * k]) for i in range(len(pool))]
-    mixed = [t for t, w in zip(pool, wins, strict=True) if 0 < w < k]
-    chosen = mixed or [t for t, w in zip(pool, wins, strict=True) if w < k] or pool
-    return chosen, {"pool": len(pool), "samples_per_task": k, "mixed": len(mixed),
-                    "chosen": [f"{t.env_id}/{t.task_id}" for t in chosen],
-                    "successes": dict(zip((f"{t.env_id}/{t.task_id}" for t in pool), wins,
-                                          strict=True))}
+
+    def successes(tasks: list) -> dict[str, int]:
+        results = evaluate_sync(policy, [t for t in tasks for _ in range(k)], url).results
+        return {_label(t): sum(r.passed for r in results[i * k:(i + 1) * k])
+                for i, t in enumerate(tasks)}
+
+    pool = _spread_per_kind(train, args.grpo_pool)
+    wins = successes(pool)
+    refill = _refill(train, pool, wins, k, args.grpo_refill_per_kind)
+    if refill:
+        wins.update(successes(refill))
+        pool += refill
+    mixed = [t for t in pool if 0 < wins[_label(t)] < k]
+    chosen = mixed or [t for t in pool if wins[_label(t)] < k] or pool
+    return chosen, {"pool": len(pool), "refill": len(refill), "samples_per_task": k,
+                    "mixed": len(mixed), "chosen": [_label(t) for t in chosen],
+                    "successes": wins}
 
 
 def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dict]:
@@ -170,7 +200,8 @@ def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dic
                         num_generations=args.generations,
                         prompts_per_step=args.prompts_per_step,
                         micro_batch_prompts=args.micro_batch_prompts,
-                        iterations=args.grpo_iterations, learning_rate=args.grpo_lr, temperature=1.0, save=False,
+                        iterations=args.grpo_iterations, learning_rate=args.grpo_lr,
+                        temperature=1.0, save=False,
                         use_cpu=args.device == "cpu", beta=args.grpo_beta, seed=args.seed)
     run = train_grpo(model, tokenizer, tasks, url, cfg,
                      log=lambda p: print("  grpo", json.dumps(p), flush=True))
@@ -323,6 +354,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
                    help="GRPO's prompts: the train tasks in their own wording and three "
                         "others, or only the three others")
     p.add_argument("--filter-samples", type=int, default=4)
+    p.add_argument("--grpo-refill-per-kind", type=int, default=0,
+                   help="after the pool, try up to N more prompts of each kind with no mixed "
+                        "one (not measured in a full run yet)")
     p.add_argument("--max-new-tokens", type=int, default=64)
     p.add_argument("--max-length", type=int, default=2048)
     p.add_argument("--out", default=None)

@@ -9,7 +9,7 @@ from agentworld.trainer.tasks import TaskRef
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from train_learning import _every_nth_per_kind, _spread_per_kind  # noqa: E402
+from train_learning import _every_nth_per_kind, _refill, _spread_per_kind  # noqa: E402
 
 
 def _ref(env_id: str, task_id: str) -> TaskRef:
@@ -47,3 +47,24 @@ def test_every_nth_per_kind_keeps_every_kind_of_an_alternating_list():
     tasks = [_ref("stock", f"{kind}-SKU-{i}") for i in range(8) for kind in ("set", "price")]
     kept = _every_nth_per_kind(tasks, 2)
     assert Counter(t.task_id.split("-")[0] for t in kept) == {"set": 4, "price": 4}
+
+
+def test_refill_tries_untried_tasks_of_the_kinds_with_no_mixed_prompt():
+    prompts = _prompts({("todo", "complete"): 6, ("stock", "price"): 6}, ("-rw0", "-rw1"))
+    tried = _spread_per_kind(prompts, 4)
+    # "complete" had a mixed prompt (2 of 4); every "price" prompt scored 0 of 4.
+    wins = {f"{t.env_id}/{t.task_id}": 2 if t.task_id.startswith("complete-0") else 0
+            for t in tried}
+    refill = _refill(prompts, tried, wins, 4, 3)
+    assert {t.task_id.split("-")[0] for t in refill} == {"price"}
+    assert len(refill) == 3
+    tried_bases = {t.task_id.rpartition("-rw")[0] for t in tried}
+    assert not {t.task_id.rpartition("-rw")[0] for t in refill} & tried_bases
+
+
+def test_refill_is_empty_when_every_kind_had_a_mixed_prompt_or_when_off():
+    prompts = _prompts({("todo", "complete"): 4, ("stock", "set"): 4}, ("-rw0",))
+    tried = _spread_per_kind(prompts, 4)
+    wins = {f"{t.env_id}/{t.task_id}": 1 for t in tried}
+    assert _refill(prompts, tried, wins, 4, 3) == []
+    assert _refill(prompts, tried, dict.fromkeys(wins, 0), 4, 0) == []
