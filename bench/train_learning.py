@@ -334,8 +334,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--grpo-steps", type=int, default=12)
     p.add_argument("--grpo-lr", type=float, default=1e-5)
     # A KL anchor to the SFT model: in a pilot from two SFT epochs (docs/training.md), 0.04
-    # kept the kinds that 0 forgot; a full run from one epoch gained +17.5 and +32.5 over SFT
-    # and lost to the control, at 1.5e-5 it forgot again. One run each: not the default yet.
+    # kept the kinds that 0 forgot; from one epoch it gained +17.5 and +32.5 over SFT in one
+    # run and -10 and +25 in a replicate, and with --grpo-wordings all +27.5 and +27.5 (the
+    # best run, one sample in four short of the control). To replicate before it is default.
     p.add_argument("--grpo-beta", type=float, default=0.0, help="GRPO's KL coefficient")
     p.add_argument("--generations", type=int, default=4)
     p.add_argument("--prompts-per-step", type=int, default=2)
@@ -348,8 +349,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
                    help="optimizer steps per generation (GRPO's mu); --grpo-steps counts "
                         "optimizer steps, so 16 steps at 2 play 8 generations")
     p.add_argument("--grpo-pool", type=int, default=16, help="prompts tried for GRPO")
-    # With the trained wording among GRPO's prompts (one run, docs/training.md), GRPO gained +5
-    # points on unseen entities and +10 on the paraphrase, against +7.5 and +32.5 without it.
+    # With the trained wording among GRPO's prompts and no KL anchor (one run, before
+    # max_completion_length was sized per task), GRPO gained +5 and +10; with --grpo-beta 0.04
+    # it gained +27.5 on both groups and forgot little (docs/training.md). One run.
     p.add_argument("--grpo-wordings", choices=["all", "reworded"], default="reworded",
                    help="GRPO's prompts: the train tasks in their own wording and three "
                         "others, or only the three others")
