@@ -264,7 +264,7 @@ def run(args: argparse.Namespace) -> dict:
             "what": ("the train tasks in three other wordings each" if args.grpo_wordings
                      == "reworded" else "the train tasks in their own wording and three "
                      "others") + ", verifier only: GRPO sees no demonstration"},
-        "held_out": {g: [f"{t.env_id}/{t.task_id}" for t in ts] for g, ts in held_out.items()},
+        "held_out": {g: [_label(t) for t in ts] for g, ts in held_out.items()},
         "evaluation": {"greedy": 1, "samples": args.samples, "temperature": args.temperature,
                        "catalog_view": args.catalog_view, "interval": "95%"},
         "results": {}}
