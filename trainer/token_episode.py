@@ -52,6 +52,7 @@ class TokenEpisode:
     passed: bool = False
     truncated: bool = False          # a reply hit its token budget
     hub_truncated: bool = False      # the hub's step limit ended the episode
+    out_of_turns: bool = False       # the reply cap ended it (reward 0, as in TRL)
     turns: int = 0
     tool_calls: int = 0
     tool_errors: int = 0
@@ -128,7 +129,10 @@ async def run_token_episode(hub: HubClient, *, env_id: str, task_id: str, tokeni
     in ``tool_view`` (``servers/tool_views.py``; default ``full``).
 
     A prompt longer than ``max_length`` less one reply's budget is cut from the left, as
-    OpenRLHF cuts its own prompts.
+    OpenRLHF cuts its own prompts. The model gets at most the task's ``max_steps`` + 1 replies:
+    TRL's ``max_tool_calling_iterations`` rounds of tool calls and a final answer. Replies the
+    hub never sees (an unknown tool, arguments that are not an object) use none of the hub's
+    steps, so without this cap a policy that keeps inventing tools would run to ``max_length``.
 
     Raises:
         HubClientError: the hub refused the reset (unknown environment or task, capacity).
@@ -143,13 +147,19 @@ async def run_token_episode(hub: HubClient, *, env_id: str, task_id: str, tokeni
                           max_new_tokens=max_new_tokens, cache=cache, view=view,
                           track_logprobs=track_logprobs)
         await _loop(hub, sid, ep, tokenizer=tokenizer, generate=generate,
-                    max_length=max_length, max_new_tokens=max_new_tokens)
+                    max_length=max_length, max_new_tokens=max_new_tokens,
+                    max_replies=_reply_cap(info))
         return ep
     finally:
         try:
             await hub.end(sid)
         except HubClientError:
             pass  # already reaped
+
+
+def _reply_cap(info: dict[str, Any]) -> int | None:
+    steps = info.get("max_steps")
+    return steps + 1 if isinstance(steps, int) and steps > 0 else None
 
 
 async def _start(hub: HubClient, info: dict[str, Any], *, tokenizer, max_length: int,
@@ -172,8 +182,11 @@ async def _start(hub: HubClient, info: dict[str, Any], *, tokenizer, max_length:
 
 
 async def _loop(hub: HubClient, sid: str, ep: TokenEpisode, *, tokenizer, generate,
-                max_length: int, max_new_tokens: int | None) -> None:
+                max_length: int, max_new_tokens: int | None, max_replies: int | None) -> None:
     while True:
+        if max_replies is not None and ep.turns >= max_replies:
+            ep.out_of_turns = True
+            return
         budget = max_length - len(ep.tokens)
         if budget <= 0:
             ep.truncated = True

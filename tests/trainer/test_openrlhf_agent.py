@@ -205,6 +205,23 @@ def test_turn_cap_from_the_environment(executor, tokenizer, monkeypatch, hub_url
     assert engine.prompts[0][1] == 5 and out["truncated"] is True
 
 
+def test_replies_the_hub_never_sees_count_against_the_step_limit(executor, tokenizer):
+    # complete-item-3 allows 5 steps: 5 rounds of calls and a final answer, as TRL allows.
+    out, engine = _run(executor, tokenizer, "complete-item-3",
+                       [_call("no_such_tool", {})] * 10)
+    assert len(engine.prompts) == 6 and len(out["action_ranges"]) == 6
+    assert out["extra_logs"]["out_of_turns"] == 1.0 and out["extra_logs"]["turns"] == 6.0
+    assert float(out["reward"]) == 0.0 and out["extra_logs"]["tool_errors"] == 6.0
+
+
+def test_the_last_allowed_reply_can_still_answer(executor, tokenizer):
+    replies = [_call("no_such_tool", {})] * 4 + [_call("complete_item", {"item_id": "itm_3"}),
+                                                  _call("submit", {})]
+    out, engine = _run(executor, tokenizer, "complete-item-3", replies)
+    assert len(engine.prompts) == 6 and out["extra_logs"]["out_of_turns"] == 0.0
+    assert out["extra_logs"]["passed"] == 1.0
+
+
 def test_sessions_are_ended(executor, tokenizer, hub_url):
     import urllib.request
 
