@@ -5,19 +5,20 @@ two small environments of ``bench/_learning_envs.py`` and three catalog environm
 
 * **base**: the model as shipped;
 * **sft**: SFT on the reference solutions of the train tasks;
-* **sft+grpo**: the SFT model, then GRPO (TRL, rewards from the verifiers over the hub) on the
-  train tasks in three other wordings (split ``reworded``): prompts with a verifier and no
-  demonstration, the situation reinforcement learning is for. It starts with those where the
-  SFT model sometimes succeeds (sampled first, the same number of each kind of task), with
-  dynamic filtering of groups whose rollouts all score the same;
+* **sft+grpo**: the SFT model, then GRPO (TRL, rewards from the verifiers over the hub, a KL
+  anchor of 0.04 to the SFT model) on the train tasks in their own wording and three others
+  (split ``reworded``): the rewordings are prompts with a verifier and no demonstration, the
+  situation reinforcement learning is for. It starts with those where the SFT model sometimes
+  succeeds (sampled first, the same number of each kind of task), with dynamic filtering of
+  groups whose rollouts all score the same;
 * **sft+extra-sft**: the SFT model, then more SFT with as much training compute as GRPO used
   (as many sequences through forward and backward as GRPO trained on: its rollouts, times
   ``--grpo-iterations``; generation time is not matched, and both wall times are reported)
   on the demonstrations SFT had.
 
 The two arms after SFT differ in what they can learn from: demonstrations of the canonical
-wording, or rewards on the same tasks in three wordings nobody demonstrated
-(``--grpo-wordings all``: and in the canonical one). Neither sees the held-out template.
+wording, or rewards on the same tasks in that wording and three nobody demonstrated
+(``--grpo-wordings reworded``: only the three). Neither sees the held-out template.
 
 Held-out groups: ``unseen_entities`` (the bench environments' items and products never seen in
 training), ``paraphrase`` (the same held-out tasks, worded with a template training never
