@@ -337,7 +337,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     # A KL anchor to the SFT model: in a pilot from two SFT epochs (docs/training.md), 0.04
     # kept the kinds that 0 forgot; from one epoch it gained +17.5 and +32.5 over SFT in one
     # run and -10 and +25 in a replicate, and with --grpo-wordings all +27.5 and +27.5 (the
-    # best run, one sample in four short of the control). Beta 0 forgot more: -7.5 and +2.5.
+    # best run, one sample in four short of the control), +15 and +2.5 when run again. At beta
+    # 0 the old defaults gained +7.5 and +32.5 and lost both unseen "add" tasks.
     p.add_argument("--grpo-beta", type=float, default=0.04, help="GRPO's KL coefficient")
     p.add_argument("--generations", type=int, default=4)
     p.add_argument("--prompts-per-step", type=int, default=2)
