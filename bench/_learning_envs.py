@@ -27,9 +27,29 @@ from agentworld.servers.tasks import Task, Verdict, VerifierInput
 __all__ = ["TODO", "STOCK", "DEFINITIONS"]
 
 LISTS = {"lst_home": "Home", "lst_work": "Work", "lst_errands": "Errands"}
+# The seeded items, ten a list: item ``itm_{i}`` is the (i // 3)th title of list i % 3.
+SEEDED = {
+    "lst_home": ["Fix the dripping kitchen tap", "Clean the gutters", "Defrost the freezer",
+                 "Replace the hallway bulb", "Mow the back lawn", "Descale the kettle",
+                 "Sort the recycling", "Bleed the radiators", "Wash the car",
+                 "Hang the bathroom mirror"],
+    "lst_work": ["Draft the Q3 budget", "Review the pull request from Priya",
+                 "Book the offsite venue",
+                 "Update the onboarding guide", "Send the minutes of the Monday meeting",
+                 "Renew the TLS certificate", "Prepare slides for the board",
+                 "File the expense report", "Reply to the auditor", "Plan the next sprint"],
+    "lst_errands": ["Post the parcel to Gran", "Pick up the dry cleaning",
+                    "Return the library books", "Collect the prescription",
+                    "Get the bike serviced", "Renew the passport", "Drop off the donation bags",
+                    "Buy a birthday card for Sam", "Pay the parking fine", "Get spare keys cut"],
+}
 N_ITEMS = 30
-WORDS = ["milk", "bread", "stamps", "report", "slides", "tickets", "paint", "batteries",
-         "coffee", "invoice", "flowers", "tyres"]
+# Items the add tasks ask for, one list after another (Home, Work, Errands, Home, ...).
+NEW_TITLES = ["Buy milk", "Book a meeting room for Thursday", "Buy stamps", "Order printer ink",
+              "Send the invoice to Acme", "Pick up the train tickets", "Buy paint for the fence",
+              "Chase the signed contract", "Buy AA batteries", "Call the plumber",
+              "Email the draft to Marco", "Buy flowers for Mum"]
+
 
 # -- todo ---------------------------------------------------------------------------------------
 TODO_SCHEMA = """
@@ -40,10 +60,16 @@ CREATE TABLE items (id TEXT PRIMARY KEY, list_id TEXT NOT NULL REFERENCES lists(
 _LIST_IDS = list(LISTS)
 
 
+def _item(i: int) -> tuple[str, str, str]:
+    """``(item_id, list_id, title)`` of seeded item ``i``."""
+    list_id = _LIST_IDS[i % 3]
+    return f"itm_{i}", list_id, SEEDED[list_id][i // 3]
+
+
 def _todo_seed(conn) -> None:
     conn.executemany("INSERT INTO lists VALUES (?, ?)", LISTS.items())
     conn.executemany("INSERT INTO items VALUES (?, ?, ?, 'open')",
-                     [(f"itm_{i}", _LIST_IDS[i % 3], f"Item {i}") for i in range(N_ITEMS)])
+                     [_item(i) for i in range(N_ITEMS)])
 
 
 ITEM = s.obj({"id": s.string(), "list_id": s.string(), "title": s.string(),
@@ -70,7 +96,7 @@ def add_item(ctx, list_id, title):
     return {"item": item}
 
 
-@todo_tools.tool(description="Mark an item done. Item ids look like itm_12.",
+@todo_tools.tool(description="Mark an item done.",
                  input=s.obj({"item_id": s.identifier("The item's id, e.g. itm_12.")}),
                  output=s.obj({"item": ITEM}))
 def complete_item(ctx, item_id):
@@ -101,19 +127,21 @@ def _add_verifier(list_id: str, title: str):
 def _todo_tasks() -> tuple[Task, ...]:
     tasks = []
     for i in range(N_ITEMS):
+        item_id, _list_id, title = _item(i)
         tasks.append(Task(
-            id=f"complete-{i}", env_id="todo", prompt=f"Mark 'Item {i}' as done.",
-            verifier=_complete_verifier(f"itm_{i}"), max_steps=4,
-            reference_calls=(("complete_item", {"item_id": f"itm_{i}"}),),
-            metadata={"paraphrase": f"'Item {i}' is finished: tick it off.",
-                      "rewordings": (f"Please set 'Item {i}' to done.",
-                                     f"I have finished 'Item {i}'. Can you close it?",
-                                     f"'Item {i}' can be checked off now.")}))
-    for k, word in enumerate(WORDS):
+            id=f"complete-{i}", env_id="todo", prompt=f"Mark '{title}' ({item_id}) as done.",
+            verifier=_complete_verifier(item_id), max_steps=4,
+            reference_calls=(("complete_item", {"item_id": item_id}),),
+            metadata={"paraphrase": f"'{title}' ({item_id}) is finished: tick it off.",
+                      "rewordings": (f"Please set '{title}' ({item_id}) to done.",
+                                     f"I have finished '{title}', item {item_id}. Can you "
+                                     "close it?",
+                                     f"'{title}' ({item_id}) can be checked off now.")}))
+    for k, title in enumerate(NEW_TITLES):
         list_id = _LIST_IDS[k % 3]
-        title = f"Buy {word}"
+        slug = "-".join(title.lower().replace("'", "").split())
         tasks.append(Task(
-            id=f"add-{word}", env_id="todo",
+            id=f"add-{slug}", env_id="todo",
             prompt=f"Add '{title}' to the {LISTS[list_id]} list ({list_id}).",
             verifier=_add_verifier(list_id, title), max_steps=4,
             reference_calls=(("add_item", {"list_id": list_id, "title": title}),),
@@ -132,14 +160,26 @@ STOCK_SCHEMA = """
 CREATE TABLE products (sku TEXT PRIMARY KEY, name TEXT NOT NULL, price TEXT NOT NULL,
                        stock INTEGER NOT NULL);
 """
-N_PRODUCTS = 24
+# A hardware shop's range: (name, price). Stock levels are drawn per product.
+RANGE = [("Claw hammer, 16 oz", "18.99"), ("Cordless drill, 18 V", "89.00"),
+         ("Wood screws 4 x 40 mm, box of 200", "7.49"), ("Masking tape, 25 mm", "3.25"),
+         ("Paint roller set", "12.50"), ("Exterior wood paint, 2.5 l", "34.99"),
+         ("Tape measure, 5 m", "9.99"), ("Spirit level, 600 mm", "15.75"),
+         ("Safety glasses", "6.50"), ("Work gloves, size L", "8.99"),
+         ("Extension lead, 4 way, 5 m", "14.25"), ("LED bulb, E27, 806 lm", "4.99"),
+         ("Silicone sealant, white", "5.79"), ("Adjustable spanner, 250 mm", "16.40"),
+         ("Sandpaper assortment, 20 sheets", "7.99"), ("Wall plugs, box of 100", "3.99"),
+         ("Hacksaw, 300 mm", "11.25"), ("Step ladder, 3 tread", "39.00"),
+         ("Cable ties, pack of 100", "4.50"), ("Wood glue, 250 ml", "6.25"),
+         ("Pliers set, 3 piece", "19.99"), ("Dust sheet, 3.6 x 2.7 m", "5.50"),
+         ("Screwdriver set, 6 piece", "13.99"), ("Brass padlock, 40 mm", "9.25")]
+N_PRODUCTS = len(RANGE)
 
 
 def _products() -> list[tuple[str, str, str, int]]:
     rng = random.Random(7)
-    cents = ["00", "50", "25", "99"]
-    return [(f"SKU-{100 + i}", f"Product {100 + i}", f"{rng.randint(2, 99)}.{rng.choice(cents)}",
-             rng.randint(0, 60)) for i in range(N_PRODUCTS)]
+    return [(f"SKU-{100 + i}", name, price, rng.randint(0, 60))
+            for i, (name, price) in enumerate(RANGE)]
 
 
 def _stock_seed(conn) -> None:

@@ -214,6 +214,7 @@ def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dic
               "max_completion_length": run.max_completion_length, "curve": run.curve,
               "zero_variance_per_call": run.zero_variance,
               "skipped_steps": run.skipped_steps, "rollouts": len(run.history),
+              "tokens_after_submit": run.tokens_after_submit,
               # Sequences through forward and backward: each rollout once per iteration.
               "trained_sequences": len(run.history) * args.grpo_iterations,
               "rollout_success": round(sum(r["passed"] for r in run.history)

@@ -6,7 +6,8 @@ prompt through the chat template, so the prompt is the one OpenRLHF's agent rend
 (``prompting.py``). The reward is the verifier's: a rollout that ends with a plain-text reply
 submits that text as the final answer; one that was still calling tools when it was cut off
 scores 0, as a truncated OpenRLHF episode does; so does a final reply cut off by
-``max_completion_length`` (it ends without an end-of-turn token).
+``max_completion_length`` (it ends without an end-of-turn token). A rollout ends at its
+``submit`` call: nothing is generated or trained on after it.
 
 TRL parses replies with transformers' response parser; ``tool_calls.py`` reads them the same way
 for OpenRLHF and evaluation. ``max_completion_length`` (replies and tool results) defaults to a
@@ -229,6 +230,9 @@ class GRPORun:
     max_completion_length: int = 0
     zero_variance: list[float] = field(default_factory=list)
     skipped_steps: list[int] = field(default_factory=list)
+    # Model tokens TRL generated after a rollout's submit call (cut before training): 0 while
+    # the loop ends at submit, as it should.
+    tokens_after_submit: int = 0
 
 
 def _curve_callback(curve: list[dict[str, Any]]):
@@ -270,14 +274,15 @@ def cut_after_submit(messages: list[dict[str, Any]], ids: list[int], mask: list[
     return kept, ids[:end], mask[:end], None if logprobs is None else logprobs[:end]
 
 
-def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, skipped: list[int]):
+def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun):
     from trl import GRPOTrainer
 
     from .grpo_sampler import FilteredSampler
 
     class HubGRPOTrainer(GRPOTrainer):
-        """TRL's trainer, with every rollout cut after its ``submit`` call, and no optimizer
-        step (its number goes to ``skipped``) when every group of a generation is flat."""
+        """TRL's trainer, with every rollout ending at its ``submit`` call (nothing generated
+        after it, nothing trained on after it), and no optimizer step (its number goes to
+        ``run.skipped_steps``) when every group of a generation is flat."""
 
         _flat_generation = False
 
@@ -296,9 +301,22 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, skipped: list[int
                     and self.accelerator.num_processes == 1):
                 for p in model.parameters():
                     p.grad = None
+                skipped = run.skipped_steps
                 if not skipped or skipped[-1] != self.state.global_step + 1:
                     skipped.append(self.state.global_step + 1)
             return loss
+
+        def _get_tool_suffix_ids(self, tool_messages):
+            # After ``submit`` the episode is over, yet TRL would feed back its result and
+            # generate more replies, up to the token budget: SFT transcripts end at the submit
+            # call, so the model never learnt to stop there. On the learning bench that was 21%
+            # of the tokens generated, and TRL counted 38-62% of rollouts as clipped
+            # (docs/training.md). A suffix longer than the budget takes TRL's path for a tool
+            # result that does not fit: the result is dropped and this rollout's tool loop
+            # ends, so nothing is generated after the submit.
+            if any(m.get("name") == SUBMIT_TOOL["name"] for m in tool_messages):
+                return [0] * (self.max_completion_length + 1)
+            return super()._get_tool_suffix_ids(tool_messages)
 
         def _generate(self, prompts):
             (prompt_ids, completion_ids, mask, completions, logprobs, *rest) = \
@@ -306,9 +324,11 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, skipped: list[int
             if mask is None:
                 return (prompt_ids, completion_ids, mask, completions, logprobs, *rest)
             for i in range(len(completion_ids)):
+                generated = sum(mask[i])
                 completions[i], completion_ids[i], mask[i], row_logprobs = cut_after_submit(
                     completions[i], completion_ids[i], mask[i],
                     None if logprobs is None else logprobs[i])
+                run.tokens_after_submit += generated - sum(mask[i])
                 if logprobs is not None:
                     logprobs[i] = row_logprobs
             return (prompt_ids, completion_ids, mask, completions, logprobs, *rest)
@@ -383,7 +403,7 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
     reward = VerifierReward(eos_token_ids=_eos_ids(model, tokenizer), group=cfg.num_generations)
     run = GRPORun(history=reward.history, max_completion_length=length,
                   zero_variance=reward.zero_variance)
-    trainer = _trainer_class(reward, cfg, run.skipped_steps)(
+    trainer = _trainer_class(reward, cfg, run)(
         model=model, reward_funcs=[reward], args=_grpo_args(cfg, length, turns),
         train_dataset=Dataset.from_list(rows), processing_class=tokenizer,
         callbacks=[_curve_callback(run.curve)],

@@ -2,6 +2,7 @@
 of every training set, and each task's verifier passes its reference solution and fails the
 untouched database (so a reward means the work was done)."""
 
+import re
 import sys
 from pathlib import Path
 
@@ -34,10 +35,10 @@ def test_rewordings_are_of_train_tasks_only_and_never_the_held_out_template(defi
         assert task.reference_calls == train[base].reference_calls
         assert task.prompt != train[base].prompt
     # The held-out template is shared by no training prompt: compare prompts with the
-    # entity (the part in quotes or the SKU) taken out.
+    # entities (the titles in quotes, ids, SKUs and numbers) taken out.
     def shape(prompt):
-        words = prompt.replace("'", " ' ").split()
-        return " ".join(w for w in words if not any(c.isdigit() for c in w))
+        words = re.sub(r"'[^']*'", "'TITLE'", prompt).split()
+        return " ".join(w for w in words if not any(c.isdigit() or c == "_" for c in w))
     held_shapes = {shape(t.prompt) for t in splits["paraphrase"]}
     train_shapes = {shape(t.prompt) for t in [*splits["train"], *splits["reworded"]]}
     assert not held_shapes & train_shapes

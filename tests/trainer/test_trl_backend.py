@@ -76,6 +76,8 @@ def test_short_grpo_run_with_verifier_rewards(tiny_sft_dir, tiny_tasks, hub_url,
     # Every reward is a verifier's (its checks are halves), and TRL logged exactly those.
     assert {r["reward"] for r in run.history} <= {0.0, 0.5, 1.0}
     assert any(r["passed"] for r in run.history), "the SFT'd model never solved a task"
+    # A rollout's tool loop ends at its submit call: TRL generated nothing after one.
+    assert run.tokens_after_submit == 0
     for i, point in enumerate(run.curve):
         batch = run.history[i * 8:(i + 1) * 8]
         assert point["reward"] == pytest.approx(sum(r["reward"] for r in batch) / 8)
