@@ -13,6 +13,8 @@ verifier fails on the untouched database.
 from __future__ import annotations
 
 import random
+import re
+from decimal import Decimal
 
 from agentworld.servers import (
     DataSource,
@@ -220,9 +222,13 @@ def _stock_verifier(sku: str, quantity: int):
 
 
 def _price_verifier(price: str):
+    """The answer is the price: "5.50", "5.5", "$5.50" and "SKU-121 costs 5.50" all pass; another
+    amount, or a reply with two amounts in it, does not."""
     def verify(run: VerifierInput) -> Verdict:
-        answer = (run.answer or "").strip().lstrip("$")
-        return Verdict.from_checks({"answer": answer == price})
+        text = re.sub(r"SKU-\d+", "", (run.answer or "").replace(",", ""))
+        amounts = re.findall(r"\d+(?:\.\d+)?", text)
+        ok = len(amounts) == 1 and Decimal(amounts[0]) == Decimal(price)
+        return Verdict.from_checks({"answer": ok})
     return verify
 
 

@@ -63,3 +63,23 @@ def test_every_reworded_task_is_solved_by_its_reference_and_not_by_doing_nothing
             finally:
                 episode.close()
             assert (reward == 1.0) is passes, (task.id, passes)
+
+
+def test_a_price_answer_passes_in_any_equivalent_form_and_fails_otherwise():
+    from agentworld.hub.episode import Episode
+
+    catalog = Catalog(modules={})
+    catalog.add(DEFINITIONS[1])
+    env = catalog.load("stock")
+    task = next(t for t in DEFINITIONS[1].tasks if t.id == "price-SKU-121")
+    assert task.reference_answer == "5.50"
+    for answer, passes in (("5.50", True), ("5.5", True), ("$5.50", True),
+                           ("It sells for 5.50 dollars.", True),
+                           ("SKU-121 costs $5.50", True), ("5.05", False),
+                           ("5.50 or 6.25", False), ("", False), ("SKU-121", False)):
+        episode = Episode(env, task=task)
+        try:
+            reward = episode.step({"name": "submit", "arguments": {"answer": answer}}).reward
+        finally:
+            episode.close()
+        assert (reward == 1.0) is passes, answer
