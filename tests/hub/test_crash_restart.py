@@ -9,6 +9,7 @@ working directory stays empty and the environments' data files are byte-identica
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import signal
@@ -87,8 +88,10 @@ def _load(base: str, stop: threading.Event, served: list[int]) -> None:
             sid = _post(f"{base}/v1/sessions", {"env_id": "github"})["session_id"]
             _post(f"{base}/v1/sessions/{sid}/step", {"action": write})
             served.append(1)
-        except OSError:
-            return  # the hub is gone
+        except (OSError, http.client.HTTPException, ValueError):
+            # The hub is gone: refused, reset, or killed mid-response (a cut status line or
+            # body raises HTTPException, a cut JSON body ValueError).
+            return
 
 
 def test_sigkill_mid_load_then_restart_serves_identical_templates(tmp_path):
