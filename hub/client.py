@@ -49,14 +49,21 @@ def _reset_body(env_id: str, task_id: str | None, seed: int | None,
     return body
 
 
+# How long an idle pooled connection is kept. It must be shorter than the server's keep-alive
+# (uvicorn's default and the hub's are 5 s): aiohttp's default of 15 s reused connections the
+# server was closing, and the request failed with ServerDisconnectedError (it ended a 50-minute
+# learning benchmark while an evaluation waited seconds on the model between steps).
+POOL_IDLE_S = 2.0
+
+
 class HubClient:
     """Async client; one instance shares a connection pool across many concurrent sessions."""
 
     def __init__(self, base_url: str, *, token: str | None = None, pool_size: int = 256,
-                 timeout: float = 60.0) -> None:
+                 timeout: float = 60.0, pool_idle_s: float = POOL_IDLE_S) -> None:
         self.base_url = base_url.rstrip("/")
         self._headers = {"Authorization": f"Bearer {token}"} if token else {}
-        self._pool_size, self._timeout = pool_size, timeout
+        self._pool_size, self._timeout, self._pool_idle_s = pool_size, timeout, pool_idle_s
         self._session = None
 
     async def __aenter__(self) -> HubClient:
@@ -70,7 +77,8 @@ class HubClient:
 
         if self._session is None:
             self._session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=self._pool_size),
+                connector=aiohttp.TCPConnector(limit=self._pool_size,
+                                               keepalive_timeout=self._pool_idle_s),
                 timeout=aiohttp.ClientTimeout(total=self._timeout), headers=self._headers)
         return self._session
 
