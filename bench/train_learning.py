@@ -259,7 +259,8 @@ def run(args: argparse.Namespace) -> dict:
     catalog, train, grpo_prompts, held_out = task_sets(args)
     transcripts = reference_transcripts(catalog, train)
     figures: dict = {
-        "model_name": "SmolLM2-135M-Instruct", "device": args.device, "arms": ARMS,
+        "model_name": "SmolLM2-135M-Instruct", "device": args.device, "seed": args.seed,
+        "arms": ARMS,
         "smoke": args.smoke, "threads": args.threads, "train_tasks": len(train),
         "sft_examples": len(transcripts), "grpo_prompts": {
             "wordings": args.grpo_wordings, "tasks": len(grpo_prompts),
