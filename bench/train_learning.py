@@ -33,6 +33,10 @@ proves the pipeline end to end in minutes and claims nothing.
     python bench/train_learning.py                 # the experiment
     python bench/train_learning.py --smoke         # a tiny end-to-end run
     python bench/train_learning_gpu.py             # the same on a CUDA device
+    python bench/learning_seeds.py RUN.json ...    # several runs (--seed N) pooled
+
+Runs of one configuration have differed by 25 points, more than most differences between
+configurations: judge a configuration by several seeds pooled, not by one run.
 """
 
 from __future__ import annotations
