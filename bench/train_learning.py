@@ -143,7 +143,8 @@ def _load(spec, device: str):
 def _evaluate(model, tokenizer, held_out, url, args, name: str) -> dict:
     return evaluate_arm(model, tokenizer, held_out, url, samples=args.samples,
                         temperature=args.temperature, max_new_tokens=args.max_new_tokens,
-                        max_length=args.max_length, name=name, batch=args.eval_batch)
+                        max_length=args.max_length, name=name, batch=args.eval_batch,
+                        seed=args.seed)
 
 
 def _refill(prompts: list, tried: list, wins: dict, k: int, per_kind: int) -> list:
@@ -177,7 +178,7 @@ def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     k = args.filter_samples
     policy = HFPolicy(model, tokenizer, name="filter", temperature=1.0,
                       max_new_tokens=args.max_new_tokens, max_length=args.max_length,
-                      max_batch=args.eval_batch)
+                      max_batch=args.eval_batch, seed=args.seed)
 
     def successes(tasks: list) -> dict[str, int]:
         results = evaluate_sync(policy, [t for t in tasks for _ in range(k)], url).results

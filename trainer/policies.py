@@ -19,6 +19,7 @@ from agentworld.hub.client import HubClient, HubClientError
 from .errors import UnknownPolicyError
 from .prefix_cache import PrefixKV
 from .prompting import SUBMIT_TOOL, tool_schemas
+from .seeded_sampling import RequestStreams, SeededSampler
 from .tasks import TaskRef
 from .token_episode import EnvInfoCache, Generation, run_token_episode
 from .tool_calls import parse_reply, reply_actions
@@ -124,26 +125,33 @@ class RandomPolicy:
         return await play_actions(hub, task, next_action)
 
 
-def hf_generate(model, tokenizer, *, temperature: float = 0.0, max_batch: int = 8):
+def hf_generate(model, tokenizer, *, temperature: float = 0.0, max_batch: int = 8,
+                seed: int = 0):
     """A :data:`~agentworld.trainer.token_episode.GenerateFn` on a local model (greedy when
     ``temperature`` is 0). Requests of concurrent episodes are batched into one left-padded
     ``generate`` call in a worker thread (a batch of 8 decodes nearly as fast as one), and the
     prompt prefix episodes share (system prompt and tools) is encoded once
-    (``prefix_cache.py``)."""
-    return _Batcher(model, tokenizer, temperature, max_batch).generate
+    (``prefix_cache.py``). Sampling draws each request from a generator of its own, seeded
+    from ``seed`` and the request (``seeded_sampling.py``), so a run on the same weights plays
+    the same episodes however they were batched."""
+    return _Batcher(model, tokenizer, temperature, max_batch, seed).generate
 
 
 class _Batcher:
-    def __init__(self, model, tokenizer, temperature: float, max_batch: int) -> None:
+    def __init__(self, model, tokenizer, temperature: float, max_batch: int,
+                 seed: int = 0) -> None:
         self.model, self.tokenizer = model, tokenizer
         self.temperature, self.max_batch = temperature, max_batch
+        self.streams = RequestStreams(seed)
         self.prefix: PrefixKV | None = None        # made on first use, with the model
-        self.pending: list[tuple[list[int], int, asyncio.Future]] = []
+        self.pending: list[tuple[list[int], int, int, asyncio.Future]] = []
         self.worker: asyncio.Task | None = None
 
     async def generate(self, ids: list[int], max_tokens: int) -> Generation:
         future = asyncio.get_running_loop().create_future()
-        self.pending.append((ids, max_tokens, future))
+        # Seeded on arrival, on the event loop: the order among identical requests is the only
+        # order that matters, and identical requests are interchangeable.
+        self.pending.append((ids, max_tokens, self.streams.next_seed(ids), future))
         if self.worker is None or self.worker.done():
             self.worker = asyncio.create_task(self._drain())
         return await future
@@ -153,7 +161,7 @@ class _Batcher:
             await asyncio.sleep(0.005)      # let the other episodes' requests arrive
             batch, self.pending = self.pending[:self.max_batch], self.pending[self.max_batch:]
             try:
-                results = await asyncio.to_thread(self._run, [(i, m) for i, m, _ in batch])
+                results = await asyncio.to_thread(self._run, [r[:3] for r in batch])
             except Exception as exc:  # noqa: BLE001 - handed to every waiting episode
                 for *_, future in batch:
                     future.set_exception(exc)
@@ -161,18 +169,23 @@ class _Batcher:
             for (*_, future), result in zip(batch, results, strict=True):
                 future.set_result(result)
 
-    def _run(self, requests: list[tuple[list[int], int]]) -> list[Generation]:
+    def _run(self, requests: list[tuple[list[int], int, int]]) -> list[Generation]:
+        from transformers import LogitsProcessorList
+
         tok, eos = self.tokenizer, self.tokenizer.eos_token_id
         if self.prefix is None:
             pad = tok.pad_token_id
             self.prefix = PrefixKV(self.model, pad_token_id=eos if pad is None else pad)
-        sample = self.temperature > 0
+        # Greedy decoding of the sampler's draws: a sampled row depends on its own seed only.
+        sampler = LogitsProcessorList(
+            [SeededSampler([s for *_, s in requests], self.temperature)]
+            if self.temperature > 0 else [])
         rows = self.prefix.generate(
-            [ids for ids, _ in requests], max_new_tokens=max(m for _, m in requests),
-            do_sample=sample, temperature=self.temperature if sample else None, top_p=None,
-            top_k=None, eos_token_id=eos, pad_token_id=self.prefix.pad)
+            [ids for ids, *_ in requests], max_new_tokens=max(m for _, m, _ in requests),
+            do_sample=False, temperature=None, top_p=None, top_k=None,
+            logits_processor=sampler, eos_token_id=eos, pad_token_id=self.prefix.pad)
         results = []
-        for row, (_, max_tokens) in zip(rows, requests, strict=True):
+        for row, (_, max_tokens, _) in zip(rows, requests, strict=True):
             new = row[:max_tokens]
             stopped = eos in new
             if stopped:
@@ -184,17 +197,18 @@ class _Batcher:
 
 class HFPolicy:
     """A local model, played at the token level like OpenRLHF's agent. Tools are shown in
-    ``tool_view``, else in each task's own view."""
+    ``tool_view``, else in each task's own view. At ``temperature`` > 0 the episodes played are
+    fixed by ``seed`` and the weights (``seeded_sampling.py``)."""
 
     def __init__(self, model, tokenizer, *, name: str = "hf", max_length: int = 2048,
                  max_new_tokens: int = 128, temperature: float = 0.0,
-                 max_batch: int = 8, tool_view: str | None = None) -> None:
+                 max_batch: int = 8, tool_view: str | None = None, seed: int = 0) -> None:
         self.name, self.tokenizer = name, tokenizer
         self.max_length, self.max_new_tokens = max_length, max_new_tokens
         self.tool_view = tool_view
         self.concurrency = max_batch
         self._generate = hf_generate(model, tokenizer, temperature=temperature,
-                                     max_batch=max_batch)
+                                     max_batch=max_batch, seed=seed)
         self._cache = EnvInfoCache()
 
     async def play(self, hub: HubClient, task: TaskRef) -> EpisodeResult:
@@ -274,7 +288,7 @@ def make_policy(spec: str, *, max_new_tokens: int = 128, max_length: int = 2048,
 
         model, tokenizer = load_policy(spec.removeprefix("hf:"))
         return HFPolicy(model, tokenizer, name=spec, max_length=max_length,
-                        max_new_tokens=max_new_tokens, tool_view=tool_view)
+                        max_new_tokens=max_new_tokens, tool_view=tool_view, seed=seed)
     if spec.startswith("openai:"):
         url, _, model = spec.removeprefix("openai:").partition("#")
         if not url or not model:
