@@ -150,8 +150,10 @@ class _Batcher:
     async def generate(self, ids: list[int], max_tokens: int) -> Generation:
         future = asyncio.get_running_loop().create_future()
         # Seeded on arrival, on the event loop: the order among identical requests is the only
-        # order that matters, and identical requests are interchangeable.
-        self.pending.append((ids, max_tokens, self.streams.next_seed(ids), future))
+        # order that matters, and identical requests are interchangeable. Greedy needs no seed
+        # (nor the hash of every prompt, nor a counter that grows with each one).
+        seed = self.streams.next_seed(ids) if self.temperature > 0 else 0
+        self.pending.append((ids, max_tokens, seed, future))
         if self.worker is None or self.worker.done():
             self.worker = asyncio.create_task(self._drain())
         return await future
