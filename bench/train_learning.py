@@ -169,14 +169,14 @@ def _label(task) -> str:
 
 def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     """Of a spread of ``train`` (GRPO's prompts, as many of each kind), those where the SFT
-    model sometimes succeeds (``filter_samples`` tries at T=1); with ``--grpo-refill-per-kind``,
+    model sometimes succeeds (``filter_samples`` tries at GRPO's temperature); with ``--grpo-refill-per-kind``,
     more prompts of the kinds that had none; when none is mixed, those it does not always
     solve."""
     from agentworld.trainer.evaluate import evaluate_sync
     from agentworld.trainer.policies import HFPolicy
 
     k = args.filter_samples
-    policy = HFPolicy(model, tokenizer, name="filter", temperature=1.0,
+    policy = HFPolicy(model, tokenizer, name="filter", temperature=args.grpo_temperature,
                       max_new_tokens=args.max_new_tokens, max_length=args.max_length,
                       max_batch=args.eval_batch, seed=args.seed)
 
@@ -207,7 +207,7 @@ def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dic
                         prompts_per_step=args.prompts_per_step,
                         micro_batch_prompts=args.micro_batch_prompts,
                         iterations=args.grpo_iterations, learning_rate=args.grpo_lr,
-                        temperature=1.0, save=False,
+                        temperature=args.grpo_temperature, save=False,
                         use_cpu=args.device == "cpu", beta=args.grpo_beta, seed=args.seed)
     run = train_grpo(model, tokenizer, tasks, url, cfg,
                      log=lambda p: print("  grpo", json.dumps(p), flush=True))
@@ -215,7 +215,8 @@ def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dic
               "prompts_per_step": args.prompts_per_step,
               "micro_batch_prompts": args.micro_batch_prompts,
               "iterations": args.grpo_iterations, "learning_rate": args.grpo_lr,
-              "beta": args.grpo_beta, "seconds": round(run.seconds, 1),
+              "beta": args.grpo_beta, "temperature": args.grpo_temperature,
+              "seconds": round(run.seconds, 1),
               "max_completion_length": run.max_completion_length, "curve": run.curve,
               "zero_variance_per_call": run.zero_variance,
               "skipped_steps": run.skipped_steps, "rollouts": len(run.history),
@@ -347,6 +348,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     # best run, one sample in four short of the control), +15 and +2.5 when run again. At beta
     # 0 the old defaults gained +7.5 and +32.5 and lost both unseen "add" tasks.
     p.add_argument("--grpo-beta", type=float, default=0.04, help="GRPO's KL coefficient")
+    p.add_argument("--grpo-temperature", type=float, default=1.0,
+                   help="temperature of GRPO's rollouts and of the filter that picks its "
+                        "prompts")
     p.add_argument("--generations", type=int, default=4)
     p.add_argument("--prompts-per-step", type=int, default=2)
     p.add_argument("--micro-batch-prompts", type=int, default=None,
