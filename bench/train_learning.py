@@ -169,9 +169,9 @@ def _label(task) -> str:
 
 def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     """Of a spread of ``train`` (GRPO's prompts, as many of each kind), those where the SFT
-    model sometimes succeeds (``filter_samples`` tries at GRPO's temperature); with ``--grpo-refill-per-kind``,
-    more prompts of the kinds that had none; when none is mixed, those it does not always
-    solve."""
+    model sometimes succeeds (``filter_samples`` tries at GRPO's temperature); with
+    ``--grpo-refill-per-kind``, more prompts of the kinds that had none; when none is mixed,
+    those it does not always solve."""
     from agentworld.trainer.evaluate import evaluate_sync
     from agentworld.trainer.policies import HFPolicy
 
@@ -348,6 +348,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     # best run, one sample in four short of the control), +15 and +2.5 when run again. At beta
     # 0 the old defaults gained +7.5 and +32.5 and lost both unseen "add" tasks.
     p.add_argument("--grpo-beta", type=float, default=0.04, help="GRPO's KL coefficient")
+    # From three SFT epochs the model is nearly deterministic at 1.0 (4 mixed prompts of 16);
+    # at 1.3 it left 10-11 mixed, but GRPO gained on the paraphrase with one seed and lost 25
+    # with the next (docs/training.md).
     p.add_argument("--grpo-temperature", type=float, default=1.0,
                    help="temperature of GRPO's rollouts and of the filter that picks its "
                         "prompts")
@@ -382,6 +385,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--out", default=None)
     p.add_argument("--print-json", action="store_true", help="also print the JSON on stdout")
     args = p.parse_args(argv)
+    if not args.grpo_temperature > 0:
+        p.error("--grpo-temperature must be above 0: GRPO needs sampled rollouts")
     if args.smoke:
         args.train_stride, args.held_out, args.catalog_per_env = 8, 1, 1
         args.samples, args.sft_epochs, args.grpo_steps = 1, 1, 1

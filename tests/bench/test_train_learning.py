@@ -5,11 +5,13 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from agentworld.trainer.tasks import TaskRef
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from train_learning import _every_nth_per_kind, _refill, _spread_per_kind  # noqa: E402
+from train_learning import _args, _every_nth_per_kind, _refill, _spread_per_kind  # noqa: E402
 
 
 def _ref(env_id: str, task_id: str) -> TaskRef:
@@ -68,3 +70,13 @@ def test_refill_is_empty_when_every_kind_had_a_mixed_prompt_or_when_off():
     wins = {f"{t.env_id}/{t.task_id}": 1 for t in tried}
     assert _refill(prompts, tried, wins, 4, 3) == []
     assert _refill(prompts, tried, dict.fromkeys(wins, 0), 4, 0) == []
+
+
+def test_grpo_temperature_defaults_to_one_and_refuses_greedy_or_negative(capsys):
+    assert _args([]).grpo_temperature == 1.0
+    assert _args(["--grpo-temperature", "1.3"]).grpo_temperature == 1.3
+    for bad in ("0", "-1", "nan"):
+        with pytest.raises(SystemExit) as exit_:
+            _args(["--grpo-temperature", bad])
+        assert exit_.value.code == 2
+        assert "--grpo-temperature must be above 0" in capsys.readouterr().err
