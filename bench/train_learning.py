@@ -385,8 +385,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--out", default=None)
     p.add_argument("--print-json", action="store_true", help="also print the JSON on stdout")
     args = p.parse_args(argv)
-    if not args.grpo_temperature > 0:
-        p.error("--grpo-temperature must be above 0: GRPO needs sampled rollouts")
+    if not 0 < args.grpo_temperature < float("inf"):
+        p.error("--grpo-temperature must be above 0 and finite: GRPO needs sampled rollouts")
     if args.smoke:
         args.train_stride, args.held_out, args.catalog_per_env = 8, 1, 1
         args.samples, args.sft_epochs, args.grpo_steps = 1, 1, 1

@@ -1,5 +1,5 @@
 """How the learning benchmark picks GRPO's first prompts: every kind of train task is tried,
-in every wording, however the list is ordered or proportioned."""
+in every wording, however the list is ordered or proportioned; and the GRPO options it refuses."""
 
 import sys
 from collections import Counter
@@ -72,11 +72,11 @@ def test_refill_is_empty_when_every_kind_had_a_mixed_prompt_or_when_off():
     assert _refill(prompts, tried, dict.fromkeys(wins, 0), 4, 0) == []
 
 
-def test_grpo_temperature_defaults_to_one_and_refuses_greedy_or_negative(capsys):
+def test_grpo_temperature_defaults_to_one_and_refuses_greedy_negative_or_not_finite(capsys):
     assert _args([]).grpo_temperature == 1.0
     assert _args(["--grpo-temperature", "1.3"]).grpo_temperature == 1.3
-    for bad in ("0", "-1", "nan"):
+    for bad in ("0", "-1", "nan", "inf"):
         with pytest.raises(SystemExit) as exit_:
             _args(["--grpo-temperature", bad])
         assert exit_.value.code == 2
-        assert "--grpo-temperature must be above 0" in capsys.readouterr().err
+        assert "--grpo-temperature must be above 0 and finite" in capsys.readouterr().err
