@@ -29,9 +29,11 @@ BAR_OVER_SFT = 0.20
 # Settings that make runs different experiments; a run's seed is meant to differ.
 CONFIG_KEYS = {"sft": ("epochs", "learning_rate"),
                "grpo": ("steps", "num_generations", "prompts_per_step", "iterations",
-                        "learning_rate", "beta"),
+                        "learning_rate", "beta", "temperature"),
                "evaluation": ("samples", "temperature", "catalog_view"),
                "grpo_prompts": ("wordings",)}
+# Settings recorded only since they became options: older runs used these values.
+RECORDED_LATER = {("grpo", "temperature"): 1.0}
 
 
 def load_runs(paths: list[Path]) -> list[dict[str, Any]]:
@@ -63,7 +65,8 @@ def config_differences(runs: list[dict[str, Any]]) -> dict[str, list]:
     out = {}
     for section, keys in CONFIG_KEYS.items():
         for key in keys:
-            values = [run.get(section, {}).get(key) for run in runs]
+            values = [run.get(section, {}).get(key, RECORDED_LATER.get((section, key)))
+                      for run in runs]
             if len(set(map(json.dumps, values))) > 1:
                 out[f"{section}.{key}"] = values
     return out

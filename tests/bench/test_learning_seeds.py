@@ -16,7 +16,8 @@ GROUPS = {"unseen_entities": ["todo/complete-3", "stock/set-SKU-103"],
 
 
 def _run(tmp_path: Path, name: str, rates: dict[str, dict[str, list[float]]], *,
-         beta: float = 0.04, held_out=GROUPS, smoke: bool = False) -> Path:
+         beta: float = 0.04, held_out=GROUPS, smoke: bool = False,
+         grpo_temperature: float | None = None) -> Path:
     """A result file shaped like train_learning.py's, with these per-task sampled rates."""
     figures = {"arms": list(rates), "held_out": held_out, "smoke": smoke, "seed": 0,
                "wall_s": 3300.0, "grpo_tasks": {"mixed": 8},
@@ -27,6 +28,8 @@ def _run(tmp_path: Path, name: str, rates: dict[str, dict[str, list[float]]], *,
                "grpo_prompts": {"wordings": "all"},
                "results": {arm: {g: {"sampled_per_task": per_group[g]} for g in held_out}
                            for arm, per_group in rates.items()}}
+    if grpo_temperature is not None:
+        figures["grpo"]["temperature"] = grpo_temperature
     path = tmp_path / name
     path.write_text(json.dumps(figures))
     return path
@@ -64,6 +67,15 @@ def test_settings_that_differ_between_runs_are_reported(tmp_path):
     summary = summarise([_run(tmp_path, "a.json", _arms(0.5, 0.6, 0.7)),
                          _run(tmp_path, "b.json", _arms(0.5, 0.6, 0.7), beta=0.0)])
     assert summary["config_differences"] == {"grpo.beta": [0.04, 0.0]}
+
+
+def test_grpo_temperature_tells_runs_apart_and_older_runs_count_as_one(tmp_path):
+    # Runs written before --grpo-temperature existed carry no temperature: they ran at 1.0.
+    older = _run(tmp_path, "old.json", _arms(0.5, 0.6, 0.7))
+    same = _run(tmp_path, "t1.json", _arms(0.5, 0.6, 0.7), grpo_temperature=1.0)
+    hotter = _run(tmp_path, "t13.json", _arms(0.5, 0.6, 0.7), grpo_temperature=1.3)
+    assert summarise([older, same])["config_differences"] == {}
+    assert summarise([older, hotter])["config_differences"] == {"grpo.temperature": [1.0, 1.3]}
 
 
 def test_runs_that_cannot_be_pooled_are_refused_with_the_reason(tmp_path, capsys):
