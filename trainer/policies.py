@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from agentworld.hub.actions import SUBMIT
 from agentworld.hub.client import HubClient, HubClientError
 
 from .errors import UnknownPolicyError
@@ -39,12 +40,15 @@ class EpisodeResult:
     error: str | None = None
     malformed: int = 0                  # replies whose <tool_call> could not be read
     tool_calls: int = 0
+    # The tools called, in order (submit left out): a failed episode's record says what the
+    # policy did, e.g. a lookup where the task wanted a write, without replaying it.
+    calls: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {"env_id": self.env_id, "task_id": self.task_id, "reward": self.reward,
                 "passed": self.passed, "turns": self.turns, "truncated": self.truncated,
                 "error": self.error, "malformed": self.malformed,
-                "tool_calls": self.tool_calls}
+                "tool_calls": self.tool_calls, "calls": list(self.calls)}
 
 
 class Policy(Protocol):
@@ -68,9 +72,13 @@ async def play_actions(hub: HubClient, task: TaskRef, next_action: NextAction) -
             history.append({"action": action, "observation": out["observation"]})
             if out["terminated"] or out["truncated"]:
                 verdict = out["info"].get("verdict") or {}
+                calls = tuple(str(h["action"].get("name")) for h in history
+                              if isinstance(h["action"], dict)
+                              and h["action"].get("name") != SUBMIT)
                 return EpisodeResult(task.env_id, task.task_id, float(out["reward"]),
                                      bool(verdict.get("passed")), len(history),
-                                     truncated=bool(out["truncated"]))
+                                     truncated=bool(out["truncated"]),
+                                     tool_calls=len(calls), calls=calls)
     finally:
         try:
             await hub.end(sid)
@@ -222,7 +230,7 @@ class HFPolicy:
         # Out of replies is a time limit too (Gymnasium's sense of truncated).
         return EpisodeResult(task.env_id, task.task_id, ep.reward, ep.passed, ep.turns,
                              truncated=ep.truncated or ep.out_of_turns, malformed=ep.malformed,
-                             tool_calls=ep.tool_calls)
+                             tool_calls=ep.tool_calls, calls=tuple(ep.called_tools))
 
 
 class OpenAIPolicy:

@@ -55,6 +55,7 @@ class TokenEpisode:
     out_of_turns: bool = False       # the reply cap ended it (reward 0, as in TRL)
     turns: int = 0
     tool_calls: int = 0
+    called_tools: list[str] = field(default_factory=list)   # each call's tool, in order
     tool_errors: int = 0
     verdict: dict[str, Any] | None = None
     transcript: list[dict[str, Any]] = field(default_factory=list)
@@ -219,12 +220,14 @@ async def _act(hub: HubClient, sid: str, ep: TokenEpisode, gen: Generation, toke
     for act in reply_actions(reply, ep.tools):
         if act.action is None:
             ep.tool_calls += 1
+            ep.called_tools.append(act.name)
             ep.tool_errors += 1
             answers.append((act.name, json.dumps({"error": act.local_error})))
             continue
         out = await hub.step(sid, act.action)
         if act.name != SUBMIT:
             ep.tool_calls += 1
+            ep.called_tools.append(act.name)
             ep.tool_errors += 0 if out["info"].get("ok", False) else 1
         answers.append((act.name, out["observation"]))
         if out["terminated"] or out["truncated"]:

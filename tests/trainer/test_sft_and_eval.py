@@ -41,6 +41,10 @@ def test_baselines_per_env_and_category(hub_url, tiny_tasks):
     assert oracle.by_category() == {"Communication & General Utilities":
                                     {"tasks": 2, "success": 1.0, "partial_credit": 1.0}}
     assert set(oracle.by_env()) == {"tiny"}
+    # The record names the tools each episode called, submit left out.
+    assert [list(r.calls) for r in oracle.results] == [
+        [name for name, _ in t.reference_calls] for t in tiny_tasks]
+    assert all(r.tool_calls == len(r.calls) for r in oracle.results)
     assert evaluate_sync(NoopPolicy(), tiny_tasks, hub_url).overall()["partial_credit"] == 0.0
     rand = evaluate_sync(RandomPolicy(seed=1), tiny_tasks, hub_url)
     assert rand.overall()["success"] < 1.0 and all(r.turns >= 1 for r in rand.results)
@@ -51,6 +55,8 @@ def test_local_model_policy_plays_like_the_agent(hub_url, tiny_tasks, tiny_sft_d
     report = evaluate_sync(policy, tiny_tasks, hub_url)
     assert report.overall()["success"] == 1.0, report.to_dict()["episodes"]
     assert {r.turns for r in report.results} == {2}
+    assert [ep["calls"] for ep in report.to_dict()["episodes"]] == [
+        [name for name, _ in t.reference_calls] for t in tiny_tasks]
 
 
 def test_openai_endpoint_policy(hub_url, tiny_tasks):
@@ -75,6 +81,7 @@ def test_openai_endpoint_policy(hub_url, tiny_tasks):
     with live_server(app) as url:
         report = evaluate_sync(OpenAIPolicy(f"{url}/v1", "fake"), tiny_tasks[:1], hub_url)
     assert report.overall()["success"] == 1.0
+    assert report.results[0].calls == ("complete_item",)
     assert {t["function"]["name"] for t in seen[0]["tools"]} >= {"complete_item", "submit"}
 
 
