@@ -54,7 +54,6 @@ class TokenEpisode:
     hub_truncated: bool = False      # the hub's step limit ended the episode
     out_of_turns: bool = False       # the reply cap ended it (reward 0, as in TRL)
     turns: int = 0
-    tool_calls: int = 0
     called_tools: list[str] = field(default_factory=list)   # each call's tool, in order
     tool_errors: int = 0
     verdict: dict[str, Any] | None = None
@@ -63,6 +62,10 @@ class TokenEpisode:
     schemas: list[dict[str, Any]] = field(default_factory=list)      # as rendered
     prompt_truncated: bool = False   # the prompt was cut from the left to fit max_length
     malformed: int = 0               # replies whose <tool_call> could not be read
+
+    @property
+    def tool_calls(self) -> int:
+        return len(self.called_tools)
 
 
 class EnvInfoCache:
@@ -219,14 +222,12 @@ async def _act(hub: HubClient, sid: str, ep: TokenEpisode, gen: Generation, toke
     answers: list[tuple[str, str]] = []
     for act in reply_actions(reply, ep.tools):
         if act.action is None:
-            ep.tool_calls += 1
             ep.called_tools.append(act.name)
             ep.tool_errors += 1
             answers.append((act.name, json.dumps({"error": act.local_error})))
             continue
         out = await hub.step(sid, act.action)
         if act.name != SUBMIT:
-            ep.tool_calls += 1
             ep.called_tools.append(act.name)
             ep.tool_errors += 0 if out["info"].get("ok", False) else 1
         answers.append((act.name, out["observation"]))
