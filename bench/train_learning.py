@@ -147,19 +147,37 @@ def _evaluate(model, tokenizer, held_out, url, args, name: str) -> dict:
                         seed=args.seed)
 
 
-def _refill(prompts: list, tried: list, wins: dict, k: int, per_kind: int) -> list:
-    """For each kind of task none of whose ``tried`` prompts was mixed (``0 < wins < k``), up to
-    ``per_kind`` more of its prompts, of train tasks not tried in any wording. Four rollouts at
-    T=1 are a noisy test: one SFT model had 3 mixed prompts of 16, and GRPO forgot the kinds it
-    never met."""
+def _wording(task) -> str:
+    """Which wording of its train task a prompt is: ``rw1`` for ``complete-5-rw1``, ``""`` for
+    the train task's own."""
+    return task.task_id.rpartition("-rw")[2] if "-rw" in task.task_id else ""
+
+
+def _refill(prompts: list, tried: list, wins: dict, k: int, per_kind: int,
+            below: int = 1) -> list:
+    """For each kind of task with fewer than ``below`` mixed ``tried`` prompts (``0 < wins <
+    k``), up to ``per_kind`` more of its prompts, of train tasks not tried in any wording; in
+    the wordings that gave that kind its mixed prompts, when it had any. Four rollouts
+    at T=1 are a noisy test: one SFT model had 3 mixed prompts of 16, and GRPO forgot the kinds
+    it never met. And an SFT model that solves a kind in one wording only ("Change the stock
+    level for SKU-108 to 41 units." but not "Update SKU-100: there are now 7 units in stock.")
+    gives GRPO signal in that wording alone."""
     if per_kind < 1:
         return []
-    mixed = {_kind(t) for t in tried if 0 < wins[_label(t)] < k}
+    mixed: dict[str, list[str]] = {}
+    for t in tried:
+        if 0 < wins[_label(t)] < k:
+            mixed.setdefault(_kind(t), []).append(_wording(t))
     tried_bases = {_base_id(t) for t in tried}
     untried: dict[str, list] = {}
     for t in prompts:
-        if _kind(t) not in mixed and _base_id(t) not in tried_bases:
-            untried.setdefault(_kind(t), []).append(t)
+        kind = _kind(t)
+        wordings = mixed.get(kind, [])
+        if len(wordings) >= below or _base_id(t) in tried_bases:
+            continue
+        if wordings and _wording(t) not in wordings:
+            continue
+        untried.setdefault(kind, []).append(t)
     return [t for group in untried.values() for t in _spread_per_kind(group, per_kind)]
 
 
@@ -170,7 +188,8 @@ def _label(task) -> str:
 def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     """Of a spread of ``train`` (GRPO's prompts, as many of each kind), those where the SFT
     model sometimes succeeds (``filter_samples`` tries at GRPO's temperature); with
-    ``--grpo-refill-per-kind``, more prompts of the kinds that had none; when none is mixed,
+    ``--grpo-refill-per-kind``, more prompts of the kinds that had fewer mixed ones than
+    ``--grpo-refill-below`` (none, by default); when none is mixed,
     those it does not always solve."""
     from agentworld.trainer.evaluate import evaluate_sync
     from agentworld.trainer.policies import HFPolicy
@@ -187,7 +206,8 @@ def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
 
     pool = _spread_per_kind(train, args.grpo_pool)
     wins = successes(pool)
-    refill = _refill(train, pool, wins, k, args.grpo_refill_per_kind)
+    refill = _refill(train, pool, wins, k, args.grpo_refill_per_kind,
+                     args.grpo_refill_below)
     if refill:
         wins.update(successes(refill))
         pool += refill
@@ -378,8 +398,10 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     # Armed at 4 in one full run, it added nothing: that filter found two mixed prompts of
     # each kind. It matters for SFT models like the one that left 3 mixed prompts of 16.
     p.add_argument("--grpo-refill-per-kind", type=int, default=0,
-                   help="after the pool, try up to N more prompts of each kind with no mixed "
-                        "one")
+                   help="after the pool, try up to N more prompts of each kind with fewer "
+                        "mixed ones than --grpo-refill-below")
+    p.add_argument("--grpo-refill-below", type=int, default=1,
+                   help="refill the kinds with fewer mixed prompts than this (1: with none)")
     p.add_argument("--max-new-tokens", type=int, default=64)
     p.add_argument("--max-length", type=int, default=2048)
     p.add_argument("--out", default=None)

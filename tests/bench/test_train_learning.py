@@ -72,6 +72,24 @@ def test_refill_is_empty_when_every_kind_had_a_mixed_prompt_or_when_off():
     assert _refill(prompts, tried, dict.fromkeys(wins, 0), 4, 0) == []
 
 
+def test_refill_of_a_kind_with_too_few_mixed_prompts_keeps_to_their_wordings():
+    prompts = _prompts({("stock", "set"): 12, ("stock", "price"): 12}, ("-rw0", "-rw1", "-rw2"))
+    tried = _spread_per_kind(prompts, 6)
+    # One "set" prompt was mixed, in wording rw1; two "price" prompts were, in rw0 and rw2.
+    wins = {f"{t.env_id}/{t.task_id}": 0 for t in tried}
+    set_rw1 = next(t for t in tried if t.task_id.startswith("set") and t.task_id.endswith("rw1"))
+    wins[f"stock/{set_rw1.task_id}"] = 2
+    for t in [t for t in tried if t.task_id.startswith("price")][:2]:
+        wins[f"stock/{t.task_id}"] = 3
+    refill = _refill(prompts, tried, wins, 4, 4, below=2)
+    assert {t.task_id.split("-")[0] for t in refill} == {"set"}
+    assert len(refill) == 4 and {t.task_id.rpartition("-")[2] for t in refill} == {"rw1"}
+    tried_bases = {t.task_id.rpartition("-rw")[0] for t in tried}
+    assert not {t.task_id.rpartition("-rw")[0] for t in refill} & tried_bases
+    # At the default (refill kinds with no mixed prompt) neither kind is refilled.
+    assert _refill(prompts, tried, wins, 4, 4) == []
+
+
 def test_grpo_temperature_defaults_to_one_and_refuses_greedy_negative_or_not_finite(capsys):
     assert _args([]).grpo_temperature == 1.0
     assert _args(["--grpo-temperature", "1.3"]).grpo_temperature == 1.3
