@@ -49,6 +49,9 @@ _PART_NOUNS = _FIELD_NOUNS | frozenset("properties property details detail info 
 # Nouns that name a state or a facility of the service itself, never a row it keeps
 # (get_health, check_idempotency, get_realtime, restart_required); measured as the commonest
 # such "entities" over 500 selected servers.
+# Plural last words that still name one record's parts: get_item_properties reads one item.
+_ONE_RECORDS_PARTS = frozenset("properties property details detail settings setting info "
+                               "metadata".split())
 _NOT_RECORDS = frozenset("health idempotency performance create api list apply public external "
                          "search cache usage test system context time date progress preview "
                          "ping debug help login logout auth authentication json xml html async "
@@ -172,6 +175,13 @@ def _clean_noun(noun: str) -> str:
     return "_".join(_IRREGULAR.get(p, singular(p)) for p in noun.split("_") if p)
 
 
+def _names_records(intent: Intent) -> bool:
+    """Whether the tool makes, removes or lists rows of its noun: add_notes_to_clip,
+    delete_label and get_clip_notes keep notes and labels of their own, where
+    set_task_priority and get_ticket_status read a field of a task or ticket."""
+    return intent.op in ("create", "delete") or intent.op == "list" and intent.plural
+
+
 def _entity_noun(intent: Intent, nouns: set[str], params: list[dict[str, Any]]) -> str:
     """Compound nouns collapse onto their last word when that is an entity of its own, or when
     the first word is one and the tool names it by id (list_task_attachments(task_id) ->
@@ -179,6 +189,12 @@ def _entity_noun(intent: Intent, nouns: set[str], params: list[dict[str, Any]]) 
     noun = intent.noun
     if "_" in noun:
         first, last = noun.split("_", 1)[0], noun.rsplit("_", 1)[-1]
+        if last in _FIELD_NOUNS and _names_records(intent):   # get_clip_notes -> clip_note
+            return last if last in nouns else noun
+        if intent.op in ("update", "clear", "flag") and first in nouns and any(
+                p["name"].lower() == first or p["name"].lower().startswith(first + "_")
+                for p in params):
+            return first                        # set_track_mute(track_index) changes a track
         if last in _PART_NOUNS:                 # update_ticket_status -> ticket
             return first
         by_id = any(is_ref_name(p["name"]) and ref_noun(p["name"]).endswith(first)
@@ -215,13 +231,15 @@ def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
         elif t.get("params") is None:
             dropped.append(Drop(t["name"], "its parameters are not declared statically"))
         else:
-            # get_item_properties reads one item, though "properties" is plural.
-            op = "get" if intent.op == "list" and intent.noun.rsplit("_", 1)[-1] in (
-                "properties", "property", "details", "detail", "settings", "setting", "info",
-                "metadata") else intent.op
+            # get_item_properties reads one item, though "properties" is plural; alone,
+            # list_properties (GA4) lists properties.
+            first, _, last = intent.noun.rpartition("_")
+            op = "get" if intent.op == "list" and first and last in _ONE_RECORDS_PARTS \
+                else intent.op
             intents[t["name"]] = Intent(intent.verb, op, _clean_noun(intent.noun),
                                         intent.plural, intent.reason)
-    nouns = {i.noun for i in intents.values() if i.noun and i.noun not in _FIELD_NOUNS}
+    nouns = {i.noun for i in intents.values()
+             if i.noun and (i.noun not in _FIELD_NOUNS or _names_records(i))}
     main = Counter(i.noun for i in intents.values() if i.noun in nouns).most_common(1)
     fallback = main[0][0] if main else ""
     entities: dict[str, MinedEntity] = {}
@@ -239,7 +257,7 @@ def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
         params = t["params"] or []
         target = _entity_noun(intent, nouns, params)
         refs = [ref_noun(p["name"]) for p in params if is_ref_name(p["name"])]
-        if not target or target in _FIELD_NOUNS:
+        if not target or target in _FIELD_NOUNS and target not in nouns:
             own = next((r for r in refs if r in nouns), refs[0] if refs else "")
             target = _clean_noun(own) if own else ("" if intent.op == "aggregate" else fallback)
         target = "user" if target == "me" else target         # get_me reads the caller

@@ -8,6 +8,7 @@ it cannot read gives the operation ``""`` and the compiler drops the tool with t
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from agentworld.servers.world.mine._words import singular, words
@@ -78,6 +79,17 @@ OPAQUE = frozenset("execute exec eval screenshot click navigate scroll hover ren
                    "transcribe translate summarize embed chat ask generate predict ocr "
                    "ping sleep wait echo shell bash terminal compile crawl scrape "
                    "browse_url open_url http curl".split())
+# Verbs that name a record at least as often (download_file, hide_post, clear_log): after another
+# word they are read as the verb only when no plain verb follows (policy_file_delete deletes a
+# policy file) and words follow them (lms_issue_credential issues a credential).
+_NOUN_VERBS = frozenset("file post record log book schedule issue comment reply tag label "
+                        "link filter".split())
+# A listing verb before one of these plural nouns lists records (list_custom_metrics,
+# search_dashboards), though alone or after a lookup verb they name an aggregate.
+_LISTED_AGGREGATES = frozenset({"report", "dashboard", "metric"})
+_CONJUNCTIONS = frozenset({"and", "or"})
+_INTO = frozenset({"to", "into", "onto", "from"})
+_WRITTEN = frozenset({"reply", "comment", "post", "log"})       # the verb names what it writes
 _VERBS = _LIST | _GET | _CREATE | _UPDATE | _CLEAR | _DELETE | _COUNT | set(STATE_TARGETS) \
     | set(FLAG_VERBS)
 
@@ -101,7 +113,7 @@ class Intent:
 def _noun_words(rest: list[str]) -> tuple[list[str], bool]:
     out: list[str] = []
     for w in rest:
-        if w in _STOP:
+        if w in _STOP or w in _CONJUNCTIONS and out:   # load_instrument_or_effect: instrument
             break
         if w in _FILLER or w.isdigit():
             continue
@@ -122,7 +134,15 @@ def read_name(name: str, prefixes: frozenset[str] = frozenset()) -> Intent:
         return Intent(parts[0], "", "", False,
                       "runs code, drives a screen or calls a model: no honest database semantics")
     verb_at = next((i for i, w in enumerate(parts[:3]) if w in _VERBS), None)
-    if verb_at is None and parts[-1] in _VERBS:          # issue_create, projects.list
+    if verb_at and parts[verb_at] in _NOUN_VERBS:
+        plain = next((i for i in range(verb_at + 1, len(parts))
+                      if parts[i] in _VERBS and parts[i] not in _NOUN_VERBS), None)
+        if plain is not None:
+            verb_at = plain
+        elif verb_at == len(parts) - 1 or parts[verb_at + 1] in _STOP:
+            verb_at = None                                 # download_file_from_url
+    if verb_at is None and parts[-1] in _VERBS and parts[-1] not in _NOUN_VERBS:
+        # issue_create, projects.list
         verb, rest = parts[-1], parts[:-1]
     elif verb_at is None:
         return Intent("", "", "", False, "the name starts with no verb the compiler knows")
@@ -134,9 +154,28 @@ def read_name(name: str, prefixes: frozenset[str] = frozenset()) -> Intent:
         target = rest[-1] if rest[0] != "as" else rest[-1]
         noun_words, plural = _noun_words([w for w in rest[:-1] if w != "as"])
         return Intent(verb, "transition", "_".join(noun_words), plural, target)
+    if rest and rest[0] in _CONJUNCTIONS:
+        return Intent(verb, "", "", False, f"names two actions ({verb} {' '.join(rest[:2])})")
+    head = list(itertools.takewhile(lambda w: w not in _STOP, rest))
+    if head and set(head) <= _FILLER and {"tool", "tools"} & set(head):
+        return Intent(verb, "", "", False, "names the server's own tools, not a record")
+    if rest and rest[0] in _INTO and verb in _CREATE | _DELETE:
+        # add_to_watchlist, remove_from_cart: an entry of the named collection; but
+        # reply_to_comment writes a reply.
+        container, _ = _noun_words(rest[1:])
+        noun = verb if verb in _WRITTEN else "_".join(container[-1:] + ["entry"]) \
+            if container else ""
+        return Intent(verb, "create" if verb in _CREATE else "delete", noun, False)
+    if head == ["list"] and rest[1:2] == ["of"]:           # get_list_of_tags lists tags
+        rest = rest[2:]
     noun_words, plural = _noun_words(rest)
+    if not noun_words and head == ["list"] and verb not in _LIST | _GET:
+        noun_words = ["list"]                              # create_list: a list is the record
     noun = "_".join(noun_words)
-    if verb in _GET | _LIST and noun_words and noun_words[-1] in _AGGREGATE_WORDS:
+    listed = verb in _LIST and plural and bool(noun_words) and \
+        noun_words[-1] in _LISTED_AGGREGATES
+    if verb in _GET | _LIST and noun_words and noun_words[-1] in _AGGREGATE_WORDS \
+            and not listed:
         return Intent(verb, "aggregate", "_".join(noun_words[:-1]), plural)
     if verb in _COUNT:
         return Intent(verb, "count", noun, plural)

@@ -20,7 +20,7 @@ from agentworld.servers.envs._people import people
 from agentworld.servers.world.data import Region, pool
 from agentworld.servers.world.entity_schema import EPOCH
 
-from .columns import Column
+from .columns import PERSON_NOUNS, Column
 from .model import MinedEntity
 from .ops import Table, q
 from .text import SLUG_WORDS, THEMES, plain_text
@@ -45,6 +45,16 @@ _LONG_TEXT = frozenset("description body content message text comment notes note
                        "response".split())
 _TICKER_SYLLABLES = ("AR", "BO", "CE", "DA", "EX", "FI", "GO", "HE", "IN", "JU", "KA", "LO",
                      "MI", "NO", "OR", "PA", "QU", "RI", "SO", "TE", "UL", "VI", "WA", "ZE")
+
+
+# Records that stand for a person though their nouns are not roles (a lead's display name).
+_PERSON_RECORDS = frozenset("lead candidate profile speaker artist player athlete subscriber "
+                            "applicant volunteer traveler traveller passenger tenant physician "
+                            "nurse instructor coach persona prospect donor worker".split())
+
+
+def _names_a_person(e: MinedEntity) -> bool:
+    return e.person or e.name.rsplit("_", 1)[-1] in PERSON_NOUNS | _PERSON_RECORDS
 
 
 def _sql_type(col: Column) -> str:
@@ -174,6 +184,8 @@ class _Values:
             # Where a cycle seeded this table before the key's owner, the value is not set.
             return rng.choice(self.key_pool(col)) if col.name in self.issued else None
         if kind == "name":
+            if col.name.lower() in ("display_name", "displayname") and not _names_a_person(e):
+                return self.label(e, col, i)       # a property's display name is not a person
             return self.person_value(col.name, i, e.name)
         if kind == "email":
             return self.person(col.name, i, e.name).email

@@ -1,6 +1,6 @@
 from agentworld.servers.world.mined.model import build_model
 
-from ._surfaces import PRICES_TOOLS, STUDIO_TOOLS, TRACKER_TOOLS
+from ._surfaces import PRICES_TOOLS, STUDIO_TOOLS, TRACKER_TOOLS, _p
 
 
 def test_entities_come_from_nouns_and_id_parameters():
@@ -55,6 +55,38 @@ def test_studio_shapes_read_as_the_records_they_act_on():
     props = by_tool["get_item_properties"]
     assert (props.op, props.entity, props.key, props.key_column) == ("get", "item", "item", "id")
     assert (by_tool["update_item"].key, by_tool["update_item"].key_column) == ("item_id", "id")
+
+
+def test_field_nouns_a_tool_adds_deletes_or_lists_are_records_of_their_own():
+    # From ableton-mcp-extended and google-analytics-4 style surfaces: add_notes_to_clip once
+    # compiled to "create a clip", delete_label to deleting the task it named.
+    tools = [
+        {"name": "create_clip", "source": "decorator",
+         "params": [_p("track_index", "integer", True), _p("clip_index", "integer", True),
+                    _p("length", "number")]},
+        {"name": "add_notes_to_clip", "source": "decorator",
+         "params": [_p("track_index", "integer", True), _p("clip_index", "integer", True),
+                    _p("pitch", "integer", True), _p("start_time", "number")]},
+        {"name": "get_clip_notes", "source": "decorator",
+         "params": [_p("track_index", "integer", True), _p("clip_index", "integer", True)]},
+        {"name": "set_clip_name", "source": "decorator",
+         "params": [_p("track_index", "integer", True), _p("clip_index", "integer", True),
+                    _p("name", required=True)]},
+        {"name": "create_track", "source": "decorator", "params": [_p("name", required=True)]},
+        {"name": "set_track_mute", "source": "decorator",
+         "params": [_p("track_index", "integer", True), _p("mute", "boolean", True)]},
+        {"name": "delete_label", "source": "decorator", "params": [_p("label_id", required=True)]},
+        {"name": "list_properties", "source": "decorator", "params": [_p("account_id")]},
+    ]
+    by_tool = {b.tool: b for b in build_model("studio-mcp", tools).bindings}
+    assert (by_tool["add_notes_to_clip"].op, by_tool["add_notes_to_clip"].entity) == (
+        "create", "note")
+    assert (by_tool["get_clip_notes"].op, by_tool["get_clip_notes"].entity) == ("list", "note")
+    assert by_tool["set_clip_name"].entity == "clip"          # a name is still a field
+    assert by_tool["set_track_mute"].entity == "track"        # so is a named track's mute
+    assert (by_tool["delete_label"].op, by_tool["delete_label"].entity) == ("delete", "label")
+    assert (by_tool["list_properties"].op, by_tool["list_properties"].entity) == (
+        "list", "property")
 
 
 def test_call_switches_stay_options_and_unresolved_classes_read_by_their_names():

@@ -105,3 +105,20 @@ def test_an_integer_column_never_takes_a_text_keys_values():
     conn = _seeded(INDEX_TOOLS)
     values = [r[0] for r in conn.execute("SELECT track_index FROM clips")]
     assert values and all(v is None or isinstance(v, int) for v in values)
+
+
+def test_a_display_name_names_the_record_unless_the_record_is_a_person():
+    # google-analytics-4's properties once read "Hiroshi Okafor"; a contact's is a person's.
+    conn = _seeded([
+        {"name": "create_property", "source": "decorator",
+         "params": [_p("display_name", required=True), _p("currency_code")]},
+        {"name": "list_properties", "source": "decorator", "params": [_p("currency_code")]},
+        {"name": "create_contact", "source": "decorator",
+         "params": [_p("display_name", required=True), _p("email")]},
+        {"name": "list_contacts", "source": "decorator", "params": []},
+    ])
+    properties = [r["display_name"] for r in conn.execute("SELECT display_name FROM properties")]
+    assert properties and all(name.endswith(" property") for name in properties)
+    contacts = [r["display_name"] for r in conn.execute("SELECT display_name FROM contacts")]
+    assert contacts and not any("contact" in name for name in contacts)
+    assert all(len(name.split()) == 2 and name.istitle() for name in contacts)
