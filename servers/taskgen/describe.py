@@ -86,8 +86,8 @@ def _arg_phrases(step: Step, skip: set[str], graph: ToolGraph, db) -> list[str]:
     props = graph.nodes[step.tool].spec.input_schema.get("properties", {})
     phrases = []
     for key, value in step.arguments.items():
-        if key in skip or key in ("limit", "cursor"):
-            continue
+        if key in skip or key in ("limit", "cursor") or value in ({}, [], ""):
+            continue                    # an empty object or list asks for nothing
         source = step.sources.get(key, "")
         if source.startswith("upstream:"):
             # Observed earlier: refer to it, never quote it.
@@ -115,7 +115,7 @@ def _sentence(step: Step, graph: ToolGraph, db) -> str:
     else:
         subject = f"{noun} {row_name(db, node.noun, step.arguments[key])}"
     extra = _arg_phrases(step, {key} if key else set(), graph, db)
-    verb, _, rest = step.tool.partition("_")
+    verb, _, rest = node.name.partition("_")
     if verb in ("search", "list", "find"):
         where = f" ({'; '.join(extra)})" if extra else ""
         return f"Find the {_words(rest)}{where}"
@@ -131,16 +131,16 @@ def _sentence(step: Step, graph: ToolGraph, db) -> str:
         return f"On {subject or 'the ' + noun}, set {', '.join(extra)}"
     details = f" ({'; '.join(extra)})" if extra else ""
     if subject is None:
-        action, _, thing = _words(step.tool).partition(" ")
+        action, _, thing = _words(node.name).partition(" ")
         if action in _VERBS and thing:
             # record_payment, attach_file: the tool's own words name the act.
             article = "an" if thing[:1] in "aeiou" else "a"
             return f"{action.capitalize()} {article} {thing}{details}"
         # member_loans: a name, not an act.
         if node.kind == "query":
-            return f"Look up the {_words(step.tool)}{details}"
-        return f"Use {_words(step.tool)}{details}"
-    action = _words(step.tool.removesuffix("_" + node.noun.replace(" ", "_")))
+            return f"Look up the {_words(node.name)}{details}"
+        return f"Use {_words(node.name)}{details}"
+    action = _words(node.name.removesuffix("_" + node.noun.replace(" ", "_")))
     return f"{action.capitalize()} {subject}{details}"
 
 

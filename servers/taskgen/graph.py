@@ -14,7 +14,7 @@ from typing import Any
 
 from agentworld.servers.tools import ToolSpec
 
-__all__ = ["ToolNode", "ToolGraph", "singular", "provided_tokens"]
+__all__ = ["ToolNode", "ToolGraph", "singular", "provided_tokens", "server_prefix"]
 
 
 def singular(word: str) -> str:
@@ -45,16 +45,37 @@ def provided_tokens(schema: dict[str, Any], parent: str = "", depth: int = 0) ->
     return tokens
 
 
-def _noun(spec: ToolSpec) -> str:
+# First words that are the act itself, never a server's name before it.
+_ACTS = frozenset("get list search find create update delete add remove set read write send "
+                  "query fetch show make run start stop cancel close open".split())
+
+
+def server_prefix(names: list[str]) -> str:
+    """The word a server puts before most of its tool names (``fintable_`` in
+    ``fintable_list_rules``), with its underscore; ``""`` when there is none. A request names
+    the act, not the server."""
+    firsts: dict[str, int] = {}
+    for name in names:
+        head, sep, _ = name.partition("_")
+        if sep:
+            firsts[head] = firsts.get(head, 0) + 1
+    if not firsts:
+        return ""
+    word, count = max(firsts.items(), key=lambda kv: kv[1])
+    return f"{word}_" if count >= max(3, 0.6 * len(names)) and word not in _ACTS else ""
+
+
+def _noun(name: str) -> str:
     """What a tool is about: ``get_reservation`` -> ``reservation``."""
-    parts = spec.name.split("_", 1)
-    return singular(parts[1]) if len(parts) == 2 else spec.name
+    parts = name.split("_", 1)
+    return singular(parts[1]) if len(parts) == 2 else name
 
 
 @dataclass
 class ToolNode:
     spec: ToolSpec
     noun: str
+    name: str                         # the tool's name without its server's prefix
     kind: str                         # "query" or "mutation"
     required: tuple[str, ...]
     optional: tuple[str, ...]
@@ -73,11 +94,14 @@ class ToolGraph:
     @classmethod
     def of(cls, tools) -> ToolGraph:
         nodes = {}
+        tools = list(tools)
+        prefix = server_prefix([spec.name for spec in tools])
         for spec in tools:
             props = spec.input_schema.get("properties", {})
             required = tuple(spec.input_schema.get("required", []))
+            name = spec.name.removeprefix(prefix) or spec.name
             nodes[spec.name] = ToolNode(
-                spec=spec, noun=_noun(spec), kind=spec.kind, required=required,
+                spec=spec, noun=_noun(name), name=name, kind=spec.kind, required=required,
                 optional=tuple(p for p in props if p not in required),
                 provides=provided_tokens(spec.output_schema))
         edges = {name: {other for other, node in nodes.items() if other != name

@@ -175,6 +175,17 @@ def _clean_noun(noun: str) -> str:
     return "_".join(_IRREGULAR.get(p, singular(p)) for p in noun.split("_") if p)
 
 
+# One object parameter under these names wraps the real ones (fintable_create_rule(params)):
+# the snapshot keeps its type, not its fields, so nothing says what the tool takes.
+_WRAPPERS = frozenset("params parameters args arguments _args kwargs request req body payload "
+                      "input inp input_data data".split())
+
+
+def _wrapped(params: list[dict[str, Any]]) -> bool:
+    return len(params) == 1 and params[0]["type"] == "object" and \
+        params[0]["name"].lower() in _WRAPPERS
+
+
 def _names_records(intent: Intent) -> bool:
     """Whether the tool makes, removes or lists rows of its noun: add_notes_to_clip,
     delete_label and get_clip_notes keep notes and labels of their own, where
@@ -230,6 +241,10 @@ def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
             dropped.append(Drop(t["name"], intent.reason))
         elif t.get("params") is None:
             dropped.append(Drop(t["name"], "its parameters are not declared statically"))
+        elif _wrapped(t["params"]):
+            dropped.append(Drop(t["name"], f"its parameters are wrapped in one object "
+                                           f"({t['params'][0]['name']}) whose fields are not "
+                                           "declared statically"))
         else:
             # get_item_properties reads one item, though "properties" is plural; alone,
             # list_properties (GA4) lists properties.

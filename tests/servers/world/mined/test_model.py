@@ -101,3 +101,15 @@ def test_call_switches_stay_options_and_unresolved_classes_read_by_their_names()
     assert next(p for p in listing.params if p["name"] == "limit")["type"] == "integer"
     assert item.columns["title"].kind == "text"                # declared as an unknown class
     assert item.columns["take_metadata"].kind == "json"        # a real key-value map stays one
+
+
+def test_a_tool_whose_parameters_are_one_undeclared_object_is_dropped_with_that_reason():
+    # fintable_create_rule(params: object): a rule with a "params" column of "{}" is no rule.
+    tools = [{"name": "fintable_create_rule", "source": "decorator",
+              "params": [_p("params", "object", True)]},
+             {"name": "fintable_list_rules", "source": "decorator",
+              "params": [_p("account_id"), _p("filters", "object")]}]
+    model = build_model("fintable-mcp", tools)
+    assert [b.tool for b in model.bindings] == ["fintable_list_rules"]
+    assert model.dropped[0].reason == ("its parameters are wrapped in one object (params) "
+                                       "whose fields are not declared statically")
