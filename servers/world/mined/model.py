@@ -52,7 +52,7 @@ _PART_NOUNS = _FIELD_NOUNS | frozenset("properties property details detail info 
 # Plural last words that still name one record's parts: get_item_properties reads one item.
 _ONE_RECORDS_PARTS = frozenset("properties property details detail settings setting info "
                                "metadata".split())
-_NOT_RECORDS = frozenset("health idempotency performance create api list apply public external "
+_NOT_RECORDS = frozenset("health idempotency performance create api apply public external "
                          "search cache usage test system context time date progress preview "
                          "ping debug help login logout auth authentication json xml html async "
                          "sync realtime restart_required server_info connection_status".split())

@@ -134,12 +134,12 @@ def read_name(name: str, prefixes: frozenset[str] = frozenset()) -> Intent:
         return Intent(parts[0], "", "", False,
                       "runs code, drives a screen or calls a model: no honest database semantics")
     verb_at = next((i for i, w in enumerate(parts[:3]) if w in _VERBS), None)
-    if verb_at and parts[verb_at] in _NOUN_VERBS:
+    if verb_at is not None and parts[verb_at] in _NOUN_VERBS:
         plain = next((i for i in range(verb_at + 1, len(parts))
                       if parts[i] in _VERBS and parts[i] not in _NOUN_VERBS), None)
-        if plain is not None:
+        if plain is not None:                              # file_list, issue_create
             verb_at = plain
-        elif verb_at == len(parts) - 1 or parts[verb_at + 1] in _STOP:
+        elif verb_at and (verb_at == len(parts) - 1 or parts[verb_at + 1] in _STOP):
             verb_at = None                                 # download_file_from_url
     if verb_at is None and parts[-1] in _VERBS and parts[-1] not in _NOUN_VERBS:
         # issue_create, projects.list
@@ -159,7 +159,8 @@ def read_name(name: str, prefixes: frozenset[str] = frozenset()) -> Intent:
     head = list(itertools.takewhile(lambda w: w not in _STOP, rest))
     if head and set(head) <= _FILLER and {"tool", "tools"} & set(head):
         return Intent(verb, "", "", False, "names the server's own tools, not a record")
-    if rest and rest[0] in _INTO and verb in _CREATE | _DELETE:
+    if rest and (rest[0] in _INTO or rest[0] == "on" and verb in _WRITTEN) \
+            and verb in _CREATE | _DELETE:
         # add_to_watchlist, remove_from_cart: an entry of the named collection; but
         # reply_to_comment writes a reply.
         container, _ = _noun_words(rest[1:])

@@ -33,9 +33,14 @@ def test_reads_verbs_nouns_and_operations_of_real_name_shapes():
         "create_list": ("create", "list"),
         "get_list_of_tags": ("list", "tag"),
         "youtube_reply_to_comment": ("create", "reply"),
+        "comment_on_issue": ("create", "comment"),
+        "file_list": ("list", "file"),
+        "superset_tag_list": ("list", "tag"),
+        "issue_create": ("create", "issue"),
+        "get_lists": ("list", "list"),
     }
     for name, (op, noun) in cases.items():
-        intent = read_name(name, frozenset({"taiga", "youtube"}))
+        intent = read_name(name, frozenset({"taiga", "youtube", "superset"}))
         assert (intent.op, intent.noun) == (op, noun), name
 
 
