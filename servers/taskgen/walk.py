@@ -117,7 +117,10 @@ class Binder:
         elif param.endswith("_id"):
             table, column = _table_for(param[:-3], self.tables), "id"
         if table is None:
-            for candidate in sorted(self.tables):
+            # The tool's own table first: a custom metric's display name is not a custom
+            # dimension's, though both tables have the column and "dimensions" sorts first.
+            own = _table_for(node.noun, self.tables)
+            for candidate in ([own] if own else []) + sorted(self.tables - {own}):
                 cols = {r[1] for r in db.execute(f'PRAGMA table_info("{candidate}")')}
                 if param in cols:
                     table, column = candidate, param

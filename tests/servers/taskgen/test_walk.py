@@ -1,0 +1,37 @@
+"""Where a walk takes a value it states: the tool's own table before any other."""
+
+import random
+
+from agentworld.servers import Environment, Session
+from agentworld.servers.taskgen.graph import ToolGraph
+from agentworld.servers.taskgen.walk import Binder
+from agentworld.servers.world.mined.compile import compile_mined
+
+from ..world.mined._surfaces import _p, record
+
+# A google-analytics-4 shape: custom dimensions and custom metrics both have a display name.
+ANALYTICS_TOOLS = [
+    {"name": "list_custom_dimensions", "source": "decorator", "params": [_p("property_id")]},
+    {"name": "create_custom_dimension", "source": "decorator",
+     "params": [_p("property_id", required=True), _p("display_name", required=True)]},
+    {"name": "list_custom_metrics", "source": "decorator", "params": [_p("property_id")]},
+    {"name": "create_custom_metric", "source": "decorator",
+     "params": [_p("property_id", required=True), _p("display_name", required=True)]},
+    {"name": "list_properties", "source": "decorator", "params": [_p("account_id")]},
+    {"name": "create_property", "source": "decorator",
+     "params": [_p("display_name", required=True)]},
+]
+
+
+def test_a_value_comes_from_the_tools_own_table_when_it_has_the_column():
+    env = Environment(compile_mined(record("analytics-mcp", ANALYTICS_TOOLS)).definition)
+    graph = ToolGraph.of(env.tools)
+    session = Session(env, seed=0)
+    try:
+        binder = Binder(session, random.Random(0))
+        value, source = binder._from_db(graph.nodes["create_custom_metric"], "display_name")
+        assert source == "db:custom_metrics" and value.endswith("custom metric")
+        value, source = binder._from_db(graph.nodes["create_custom_dimension"], "display_name")
+        assert source == "db:custom_dimensions" and value.endswith("custom dimension")
+    finally:
+        session.close()
