@@ -45,24 +45,16 @@ def provided_tokens(schema: dict[str, Any], parent: str = "", depth: int = 0) ->
     return tokens
 
 
-# First words that are the act itself, never a server's name before it.
-_ACTS = frozenset("get list search find create update delete add remove set read write send "
-                  "query fetch show make run start stop cancel close open".split())
-
-
 def server_prefix(names: list[str]) -> str:
     """The word a server puts before most of its tool names (``fintable_`` in
-    ``fintable_list_rules``), with its underscore; ``""`` when there is none. A request names
-    the act, not the server."""
-    firsts: dict[str, int] = {}
-    for name in names:
-        head, sep, _ = name.partition("_")
-        if sep:
-            firsts[head] = firsts.get(head, 0) + 1
-    if not firsts:
-        return ""
-    word, count = max(firsts.items(), key=lambda kv: kv[1])
-    return f"{word}_" if count >= max(3, 0.6 * len(names)) and word not in _ACTS else ""
+    ``fintable_list_rules``), with its underscore and in lower case; ``""`` when there is none.
+    A request names the act, not the server."""
+    from agentworld.servers.world.mined.model import common_first_words
+
+    for word in sorted(common_first_words(names)):
+        if sum(n.lower().startswith(word + "_") for n in names) >= max(3, 0.6 * len(names)):
+            return word + "_"
+    return ""
 
 
 def _noun(name: str) -> str:
@@ -99,7 +91,8 @@ class ToolGraph:
         for spec in tools:
             props = spec.input_schema.get("properties", {})
             required = tuple(spec.input_schema.get("required", []))
-            name = spec.name.removeprefix(prefix) or spec.name
+            name = spec.name[len(prefix):] if prefix and spec.name.lower().startswith(
+                prefix) and len(spec.name) > len(prefix) else spec.name
             nodes[spec.name] = ToolNode(
                 spec=spec, noun=_noun(name), name=name, kind=spec.kind, required=required,
                 optional=tuple(p for p in props if p not in required),

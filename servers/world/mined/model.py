@@ -33,9 +33,9 @@ from .columns import (
     ref_noun,
     widen,
 )
-from .parse import _IRREGULAR, FLAG_VERBS, STATE_TARGETS, UNDOES, Intent, read_name
+from .parse import _IRREGULAR, _VERBS, FLAG_VERBS, STATE_TARGETS, UNDOES, Intent, read_name
 
-__all__ = ["Binding", "MinedEntity", "MinedModel", "build_model", "Drop"]
+__all__ = ["Binding", "MinedEntity", "MinedModel", "build_model", "Drop", "common_first_words"]
 
 # Nouns that name a field of a row rather than a kind of row: set_task_priority(task_id, ...).
 _FIELD_NOUNS = frozenset("status state priority title name description tag label assignee "
@@ -151,14 +151,20 @@ class MinedModel:
         return [self.entities[n] for n in done]
 
 
-def _prefixes(package: str, tool_names: list[str]) -> frozenset[str]:
-    """Words that name the server in its tool names (taiga_list_projects -> taiga)."""
+def common_first_words(tool_names: list[str]) -> frozenset[str]:
+    """First words most of a server's tool names share (taiga_list_projects -> taiga), verbs
+    left out: a name that starts with a shared verb (list_projects) has no prefix."""
     firsts = Counter(words(n)[0] for n in tool_names if words(n))
+    return frozenset(w for w, c in firsts.items()
+                     if c >= max(3, 0.6 * len(tool_names)) and w not in _VERBS)
+
+
+def _prefixes(package: str, tool_names: list[str]) -> frozenset[str]:
+    """Words that name the server in its tool names: the shared first words, and the
+    package's own words where a tool name starts with one."""
     package_words = {w for w in words(package) if w not in ("mcp", "server", "py", "python")}
-    out = {w for w, c in firsts.items() if c >= max(3, 0.6 * len(tool_names))}
-    out |= {w for w in package_words if any(words(n)[:1] == [w] for n in tool_names)}
-    from .parse import _VERBS  # the verbs themselves are never a prefix
-    return frozenset(out - _VERBS)
+    return common_first_words(tool_names) | frozenset(
+        w for w in package_words - _VERBS if any(words(n)[:1] == [w] for n in tool_names))
 
 
 def _plural(noun: str) -> str:

@@ -164,8 +164,10 @@ def read_name(name: str, prefixes: frozenset[str] = frozenset()) -> Intent:
         # add_to_watchlist, remove_from_cart: an entry of the named collection; but
         # reply_to_comment writes a reply.
         container, _ = _noun_words(rest[1:])
-        noun = verb if verb in _WRITTEN else "_".join(container[-1:] + ["entry"]) \
-            if container else ""
+        if verb in _WRITTEN:
+            noun = verb
+        else:
+            noun = f"{container[-1]}_entry" if container else ""
         return Intent(verb, "create" if verb in _CREATE else "delete", noun, False)
     if head == ["list"] and rest[1:2] == ["of"]:           # get_list_of_tags lists tags
         rest = rest[2:]
