@@ -40,7 +40,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "timezone": ("UTC", "Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney"),
     "currency": ("USD", "EUR", "GBP", "JPY"),
     "unit": ("pcs", "kg", "m", "h", "l"),
-    "method": ("GET", "POST", "PUT", "DELETE"),
+    # An HTTP method only where the column is the request's (see _HTTP_METHOD_COLUMNS); a
+    # payment_method or pickup_method is no "DELETE".
+    "payment": ("card", "bank_transfer", "paypal", "invoice"),
+    "availability": ("in_stock", "out_of_stock", "preorder", "backorder"),
     "protocol": ("https", "ssh", "sftp"),
     "scope": ("read", "write", "admin"),
     "role": ("viewer", "editor", "admin", "owner"),
@@ -57,6 +60,8 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "content_type": ("application/json", "text/plain", "text/csv", "application/pdf"),
     "mime": ("application/json", "text/plain", "text/csv", "application/pdf"),
 }
+_HTTP_METHOD_COLUMNS = frozenset({"method", "http_method", "request_method",
+                                  "http_verb"})
 _CURRENCIES = ("EUR", "USD", "GBP", "JPY", "CHF", "AUD", "CAD", "SEK")
 _FILE_EXT = ("pdf", "csv", "json", "md", "xlsx", "png")
 # Column words naming a thing referred to by a short lowercase handle (a workspace, a repo).
@@ -78,6 +83,10 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
         return f"{base}/{quote}" if base != quote else f"{base}/USD"
     if lowered in ("content_type", "mime_type", "mimetype"):
         return rng.choice(_CHOICES["content_type"])
+    if lowered in _HTTP_METHOD_COLUMNS:
+        return rng.choice(("GET", "POST", "PUT", "DELETE"))
+    if last == "method" and parts[:-1] in (["shipping"], ["delivery"], ["pickup"]):
+        return rng.choice(("standard", "express", "store_pickup", "courier"))
     for word in reversed(parts):
         if word in _CHOICES:
             return rng.choice(_CHOICES[word])

@@ -20,6 +20,16 @@ def test_values_take_the_shape_the_column_name_says():
     assert re.fullmatch(r"[a-z]+-[a-z]+", _value("workspace"))
 
 
+def test_only_a_requests_method_is_an_http_method():
+    # Google Merchant Center's local inventories once had pickup_method "DELETE".
+    assert _value("method") in ("GET", "POST", "PUT", "DELETE")
+    assert _value("http_method") in ("GET", "POST", "PUT", "DELETE")
+    assert _value("payment_method") in ("card", "bank_transfer", "paypal", "invoice")
+    assert _value("pickup_method") in ("standard", "express", "store_pickup", "courier")
+    assert _value("auth_method") not in ("GET", "POST", "PUT", "DELETE")
+    assert _value("availability") in ("in_stock", "out_of_stock", "preorder", "backorder")
+
+
 def test_an_unknown_name_gets_its_own_phrase_never_a_row_name():
     value = _value("usecase")
     assert value.endswith("usecase") and value.split()[0].istitle()
