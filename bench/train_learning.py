@@ -153,10 +153,10 @@ def _wording(task) -> str:
     return task.task_id.rpartition("-rw")[2] if "-rw" in task.task_id else ""
 
 
-def _refill(prompts: list, tried: list, wins: dict, k: int, per_kind: int,
+def _refill(prompts: list, tried: list, wins: dict, tries: int | dict, per_kind: int,
             below: int = 1) -> list:
     """For each kind of task with fewer than ``below`` mixed ``tried`` prompts (``0 < wins <
-    k``), up to ``per_kind`` more of its prompts, of train tasks not tried in any wording; in
+    tries``; ``tries`` per prompt, or one number for all), up to ``per_kind`` more of its prompts, of train tasks not tried in any wording; in
     the wordings that gave that kind its mixed prompts, when it had any. Four rollouts
     at T=1 are a noisy test: one SFT model had 3 mixed prompts of 16, and GRPO forgot the kinds
     it never met. And an SFT model that solves a kind in one wording only ("Change the stock
@@ -166,7 +166,7 @@ def _refill(prompts: list, tried: list, wins: dict, k: int, per_kind: int,
         return []
     mixed: dict[str, list[str]] = {}
     for t in tried:
-        if 0 < wins[_label(t)] < k:
+        if _is_mixed(t, wins, tries):
             mixed.setdefault(_kind(t), []).append(_wording(t))
     tried_bases = {_base_id(t) for t in tried}
     untried: dict[str, list] = {}
@@ -185,37 +185,62 @@ def _label(task) -> str:
     return f"{task.env_id}/{task.task_id}"
 
 
+def _is_mixed(task, wins: dict, tries: int | dict) -> bool:
+    n = tries if isinstance(tries, int) else tries[_label(task)]
+    return 0 < wins[_label(task)] < n
+
+
 def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     """Of a spread of ``train`` (GRPO's prompts, as many of each kind), those where the SFT
-    model sometimes succeeds (``filter_samples`` tries at GRPO's temperature); with
+    model sometimes succeeds (``filter_samples`` tries at GRPO's temperature, and
+    ``--filter-retry`` more for a prompt that failed them all); with
     ``--grpo-refill-per-kind``, more prompts of the kinds that had fewer mixed ones than
     ``--grpo-refill-below`` (none, by default); when none is mixed,
-    those it does not always solve."""
+    those it does not always solve.
+
+    The retry is for the prompts reinforcement learns most from: ones the model solves now
+    and then. The 3-epoch SFT model solved "Inventory for SKU-100 should read 58. Please fix
+    it." 7 times in 48 at T=1.3 (it looks the product up instead), so four tries miss it about
+    half the time and GRPO never met the wording. Eight GRPO steps on such prompts carried to
+    the held-out wording ("We counted 24 units of SKU-107 on the shelf; record that count.":
+    0 of 48 before, 23 of 24 after)."""
     from agentworld.trainer.evaluate import evaluate_sync
     from agentworld.trainer.policies import HFPolicy
 
-    k = args.filter_samples
+    k, extra = args.filter_samples, args.filter_retry
     policy = HFPolicy(model, tokenizer, name="filter", temperature=args.grpo_temperature,
                       max_new_tokens=args.max_new_tokens, max_length=args.max_length,
                       max_batch=args.eval_batch, seed=args.seed)
 
-    def successes(tasks: list) -> dict[str, int]:
-        results = evaluate_sync(policy, [t for t in tasks for _ in range(k)], url).results
-        return {_label(t): sum(r.passed for r in results[i * k:(i + 1) * k])
+    def successes(tasks: list, n: int) -> dict[str, int]:
+        results = evaluate_sync(policy, [t for t in tasks for _ in range(n)], url).results
+        return {_label(t): sum(r.passed for r in results[i * n:(i + 1) * n])
                 for i, t in enumerate(tasks)}
 
+    def attempt(tasks: list) -> None:
+        wins.update(successes(tasks, k))
+        tries.update({_label(t): k for t in tasks})
+        stuck = [t for t in tasks if wins[_label(t)] == 0]
+        if extra and stuck:
+            for label, n in successes(stuck, extra).items():
+                wins[label] += n
+                tries[label] += extra
+
+    wins: dict[str, int] = {}
+    tries: dict[str, int] = {}
     pool = _spread_per_kind(train, args.grpo_pool)
-    wins = successes(pool)
-    refill = _refill(train, pool, wins, k, args.grpo_refill_per_kind,
+    attempt(pool)
+    refill = _refill(train, pool, wins, tries, args.grpo_refill_per_kind,
                      args.grpo_refill_below)
     if refill:
-        wins.update(successes(refill))
+        attempt(refill)
         pool += refill
-    mixed = [t for t in pool if 0 < wins[_label(t)] < k]
-    chosen = mixed or [t for t in pool if wins[_label(t)] < k] or pool
+    mixed = [t for t in pool if _is_mixed(t, wins, tries)]
+    chosen = mixed or [t for t in pool if wins[_label(t)] < tries[_label(t)]] or pool
     return chosen, {"pool": len(pool), "refill": len(refill), "samples_per_task": k,
-                    "mixed": len(mixed), "chosen": [_label(t) for t in chosen],
-                    "successes": wins}
+                    "retry_samples": extra, "mixed": len(mixed),
+                    "chosen": [_label(t) for t in chosen], "successes": wins,
+                    "tries": tries}
 
 
 def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dict]:
@@ -395,6 +420,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
                    help="GRPO's prompts: the train tasks in their own wording and three "
                         "others, or only the three others")
     p.add_argument("--filter-samples", type=int, default=4)
+    p.add_argument("--filter-retry", type=int, default=0,
+                   help="more tries for a prompt that failed all of --filter-samples: finds "
+                        "the ones the SFT model solves now and then")
     # Armed at 4 in one full run, it added nothing: that filter found two mixed prompts of
     # each kind. It matters for SFT models like the one that left 3 mixed prompts of 16.
     p.add_argument("--grpo-refill-per-kind", type=int, default=0,

@@ -98,3 +98,19 @@ def test_grpo_temperature_defaults_to_one_and_refuses_greedy_negative_or_not_fin
             _args(["--grpo-temperature", bad])
         assert exit_.value.code == 2
         assert "--grpo-temperature must be above 0 and finite" in capsys.readouterr().err
+
+
+def test_a_prompt_retried_after_failing_every_first_try_is_mixed_by_all_its_tries():
+    # "set" in rw2 failed its first 4 tries and won 1 of 8 more: mixed (1 of 12), so the
+    # kind is not refilled; "price" won 4 of 4 and no retry was made: not mixed, refilled.
+    prompts = _prompts({("stock", "set"): 8, ("stock", "price"): 8}, ("-rw2",))
+    tried = _spread_per_kind(prompts, 4)
+    wins, tries = {}, {}
+    for t in tried:
+        label = f"{t.env_id}/{t.task_id}"
+        retried = t.task_id.startswith("set")
+        wins[label], tries[label] = (1, 12) if retried else (4, 4)
+    refill = _refill(prompts, tried, wins, tries, 2)
+    assert {t.task_id.split("-")[0] for t in refill} == {"price"}
+    # Had every prompt been tried 13 times, "price" (4 wins) would be mixed too.
+    assert _refill(prompts, tried, wins, 13, 2) == []

@@ -157,6 +157,12 @@ def _number_range(name: str, integer: bool) -> tuple[float, float]:
         return (-60, 70)
     if parts & {"longitude", "lng", "lon"}:
         return (-170, 170)
+    # Money in minor units (Google's ``amount_micros``, Stripe's ``amount_cents``): the same
+    # 5.00-5,000.00, scaled, so a price is not a fraction of a cent.
+    if parts & {"micros"}:
+        return (5_000_000, 5_000_000_000)
+    if parts & {"cents"}:
+        return (500, 500_000)
     if _MONEY.search(name):
         return (5, 5000)
     return (1, 100) if integer else (0.5, 100)

@@ -19,6 +19,7 @@ from typing import Any
 from agentworld.servers.envs._people import people
 from agentworld.servers.world.data import Region, pool
 from agentworld.servers.world.entity_schema import EPOCH
+from agentworld.servers.world.mine._words import words
 
 from .columns import PERSON_NOUNS, Column
 from .model import MinedEntity
@@ -195,6 +196,10 @@ class _Values:
             return f"+1 555 01{i % 100:02d}"
         if kind in ("int", "float") and col.values:
             return rng.choice(col.values)
+        if kind == "int" and col.name.lower().endswith("micros"):
+            # micros are millionths of the currency unit; prices are in whole cents
+            return rng.randint(int(col.minimum or 0) // 10_000, int(col.maximum or 100) // 10_000
+                               ) * 10_000
         if kind == "int":
             return rng.randint(int(col.minimum or 0), int(col.maximum or 100))
         if kind == "float":
@@ -428,6 +433,35 @@ def _order_pairs(e: MinedEntity, row: dict[str, Any]) -> None:
                     row[start], row[end] = row[end], row[start]
 
 
+# A reduced price beside the price it reduces: ``sale_price`` and ``price``,
+# ``discount_amount_micros`` and ``amount_micros``.
+_REDUCED = ("sale_", "discount_", "discounted_", "promo_", "promotional_", "special_", "offer_")
+# Currencies that differ by design within a row: a conversion's two sides.
+_OWN_CURRENCY = ("from", "to", "source", "target", "base", "quote", "settlement", "local",
+                 "home", "foreign")
+
+
+def _agree_money(e: MinedEntity, row: dict[str, Any], rng: random.Random) -> None:
+    """A sale price is 5-40% below the price it reduces, and the amounts of one row are in one
+    currency (gmc's inventories had a EUR price and a CNY sale price above it). The two sides
+    of a conversion (``from_currency``, ``to_currency``) keep their own."""
+    for name, col in e.columns.items():
+        if col.kind not in ("int", "float") or row.get(name) is None:
+            continue
+        lowered = name.lower()
+        for prefix in _REDUCED:
+            regular = name[len(prefix):] if lowered.startswith(prefix) else ""
+            if regular in e.columns and isinstance(row.get(regular), int | float):
+                sale = row[regular] * rng.uniform(0.6, 0.95)
+                step = 10_000 if lowered.endswith("micros") else 1
+                row[name] = (round(sale / step) * step if col.kind == "int"
+                             else round(sale, 2))
+    currencies = [n for n, c in e.columns.items() if c.kind == "currency"
+                  and row.get(n) is not None and not set(words(n)) & set(_OWN_CURRENCY)]
+    for name in currencies[1:]:
+        row[name] = row[currencies[0]]
+
+
 def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, seed: int) -> None:
     rng = random.Random(seed)
     values = _Values(region, rng, seed)
@@ -452,6 +486,7 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
                     [e.initial] * 3 + e.states)
             _place_dates(e, row)
             _order_pairs(e, row)
+            _agree_money(e, row, rng)
             _share_groups(e, row, rows_of, entities, rng)
             parents = [born[(c.ref, row[n])] for n, c in e.columns.items()
                        if c.kind == "ref" and (c.ref, row[n]) in born]

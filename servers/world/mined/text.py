@@ -87,6 +87,9 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
         return rng.choice(("GET", "POST", "PUT", "DELETE"))
     if last == "method" and parts[:-1] in (["shipping"], ["delivery"], ["pickup"]):
         return rng.choice(("standard", "express", "store_pickup", "courier"))
+    if last == "sla" and parts[:-1] in (["shipping"], ["delivery"], ["pickup"]):
+        # how soon an order is ready or arrives, as Merchant Center's pickup SLAs say it
+        return rng.choice(("same_day", "next_day", "two_day", "three_day", "multi_week"))
     for word in reversed(parts):
         if word in _CHOICES:
             return rng.choice(_CHOICES[word])

@@ -122,3 +122,27 @@ def test_a_display_name_names_the_record_unless_the_record_is_a_person():
     contacts = [r["display_name"] for r in conn.execute("SELECT display_name FROM contacts")]
     assert contacts and not any("contact" in name for name in contacts)
     assert all(len(name.split()) == 2 and name.istitle() for name in contacts)
+
+
+def test_prices_in_micros_are_whole_cents_and_a_sale_price_agrees_with_its_price():
+    # Google Merchant Center's inventories: a price of 2,355 micros (a quarter of a cent) in
+    # EUR, and a sale price of 4,232 micros in CNY, above it.
+    conn = _seeded([
+        {"name": "insert_inventory", "source": "decorator",
+         "params": [_p("product_id", required=True), _p("price_amount_micros", "integer"),
+                    _p("price_currency"), _p("sale_price_amount_micros", "integer"),
+                    _p("sale_price_currency")]},
+        {"name": "list_inventories", "source": "decorator", "params": []},
+        {"name": "create_transfer", "source": "decorator",
+         "params": [_p("amount", "number"), _p("from_currency"), _p("to_currency")]},
+        {"name": "list_transfers", "source": "decorator", "params": []},
+    ])
+    rows = conn.execute("SELECT * FROM inventories").fetchall()
+    assert rows
+    for r in rows:
+        assert r["price_amount_micros"] >= 5_000_000 and r["price_amount_micros"] % 10_000 == 0
+        assert 0.59 <= r["sale_price_amount_micros"] / r["price_amount_micros"] <= 0.96
+        assert r["sale_price_amount_micros"] % 10_000 == 0
+        assert r["sale_price_currency"] == r["price_currency"]
+    payments = conn.execute("SELECT from_currency, to_currency FROM transfers").fetchall()
+    assert any(p["from_currency"] != p["to_currency"] for p in payments)

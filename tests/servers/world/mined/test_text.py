@@ -30,6 +30,12 @@ def test_only_a_requests_method_is_an_http_method():
     assert _value("availability") in ("in_stock", "out_of_stock", "preorder", "backorder")
 
 
+def test_a_pickup_or_delivery_sla_is_a_lead_time():
+    # gmc's local inventories had pickup_sla "Finance pickup sla".
+    for column in ("pickup_sla", "delivery_sla"):
+        assert _value(column) in ("same_day", "next_day", "two_day", "three_day", "multi_week")
+
+
 def test_an_unknown_name_gets_its_own_phrase_never_a_row_name():
     value = _value("usecase")
     assert value.endswith("usecase") and value.split()[0].istitle()
