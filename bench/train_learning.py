@@ -154,30 +154,38 @@ def _wording(task) -> str:
 
 
 def _refill(prompts: list, tried: list, wins: dict, tries: int | dict, per_kind: int,
-            below: int = 1) -> list:
+            below: int = 1, by_wording: bool = False) -> list:
     """For each kind of task with fewer than ``below`` mixed ``tried`` prompts (``0 < wins <
     tries``; ``tries`` per prompt, or one number for all), up to ``per_kind`` more of its prompts, of train tasks not tried in any wording; in
     the wordings that gave that kind its mixed prompts, when it had any. Four rollouts
     at T=1 are a noisy test: one SFT model had 3 mixed prompts of 16, and GRPO forgot the kinds
     it never met. And an SFT model that solves a kind in one wording only ("Change the stock
     level for SKU-108 to 41 units." but not "Update SKU-100: there are now 7 units in stock.")
-    gives GRPO signal in that wording alone."""
+    gives GRPO signal in that wording alone.
+
+    ``by_wording`` counts each wording of a kind on its own (``stock/set`` in rw2 is refilled
+    when no rw2 "set" prompt was mixed, whatever rw1 did): with ``--filter-retry`` the filter
+    can find the prompts of a wording the model solves now and then, and GRPO on those is
+    what carried to the held-out wording."""
     if per_kind < 1:
         return []
-    mixed: dict[str, list[str]] = {}
+
+    def cell(task) -> tuple[str, str]:
+        return (_kind(task), _wording(task) if by_wording else "")
+
+    mixed: dict[tuple[str, str], list[str]] = {}
     for t in tried:
         if _is_mixed(t, wins, tries):
-            mixed.setdefault(_kind(t), []).append(_wording(t))
+            mixed.setdefault(cell(t), []).append(_wording(t))
     tried_bases = {_base_id(t) for t in tried}
-    untried: dict[str, list] = {}
+    untried: dict[tuple[str, str], list] = {}
     for t in prompts:
-        kind = _kind(t)
-        wordings = mixed.get(kind, [])
+        wordings = mixed.get(cell(t), [])
         if len(wordings) >= below or _base_id(t) in tried_bases:
             continue
         if wordings and _wording(t) not in wordings:
             continue
-        untried.setdefault(kind, []).append(t)
+        untried.setdefault(cell(t), []).append(t)
     return [t for group in untried.values() for t in _spread_per_kind(group, per_kind)]
 
 
@@ -231,14 +239,15 @@ def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     pool = _spread_per_kind(train, args.grpo_pool)
     attempt(pool)
     refill = _refill(train, pool, wins, tries, args.grpo_refill_per_kind,
-                     args.grpo_refill_below)
+                     args.grpo_refill_below, by_wording=args.grpo_refill_by == "wording")
     if refill:
         attempt(refill)
         pool += refill
     mixed = [t for t in pool if _is_mixed(t, wins, tries)]
     chosen = mixed or [t for t in pool if wins[_label(t)] < tries[_label(t)]] or pool
     return chosen, {"pool": len(pool), "refill": len(refill), "samples_per_task": k,
-                    "retry_samples": extra, "mixed": len(mixed),
+                    "retry_samples": extra, "refill_by": args.grpo_refill_by,
+                    "mixed": len(mixed),
                     "chosen": [_label(t) for t in chosen], "successes": wins,
                     "tries": tries}
 
@@ -430,6 +439,10 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
                         "mixed ones than --grpo-refill-below")
     p.add_argument("--grpo-refill-below", type=int, default=1,
                    help="refill the kinds with fewer mixed prompts than this (1: with none)")
+    # With the filter's retry, refilled by kind, the refill stayed in the one "set" wording
+    # that was mixed (rw1), and the held-out "set" paraphrase stayed at 0 (docs/training.md).
+    p.add_argument("--grpo-refill-by", choices=["kind", "wording"], default="kind",
+                   help="count mixed prompts per kind, or per kind and wording")
     p.add_argument("--max-new-tokens", type=int, default=64)
     p.add_argument("--max-length", type=int, default=2048)
     p.add_argument("--out", default=None)

@@ -114,3 +114,22 @@ def test_a_prompt_retried_after_failing_every_first_try_is_mixed_by_all_its_trie
     assert {t.task_id.split("-")[0] for t in refill} == {"price"}
     # Had every prompt been tried 13 times, "price" (4 wins) would be mixed too.
     assert _refill(prompts, tried, wins, 13, 2) == []
+
+
+def test_refill_by_wording_tries_the_wordings_of_a_kind_that_gave_no_mixed_prompt():
+    # The retry run: "set" was mixed in rw1 only, and a refill by kind kept to rw1.
+    prompts = _prompts({("stock", "set"): 12}, ("-rw0", "-rw1", "-rw2"))
+    tried = _spread_per_kind(prompts, 3)
+    wins = {f"{t.env_id}/{t.task_id}": 2 if t.task_id.endswith("rw1") else 0 for t in tried}
+    by_kind = _refill(prompts, tried, wins, 4, 2, below=3)
+    assert {t.task_id.rpartition("-")[2] for t in by_kind} == {"rw1"}
+    by_wording = _refill(prompts, tried, wins, 4, 2, by_wording=True)
+    assert sorted(t.task_id.rpartition("-")[2] for t in by_wording) == ["rw0", "rw0", "rw2",
+                                                                       "rw2"]
+    tried_bases = {t.task_id.rpartition("-rw")[0] for t in tried}
+    assert not {t.task_id.rpartition("-rw")[0] for t in by_wording} & tried_bases
+
+
+def test_the_refill_counts_by_kind_unless_asked_to_count_by_wording():
+    assert _args([]).grpo_refill_by == "kind"
+    assert _args(["--grpo-refill-by", "wording"]).grpo_refill_by == "wording"
