@@ -197,9 +197,8 @@ class _Values:
         if kind in ("int", "float") and col.values:
             return rng.choice(col.values)
         if kind == "int" and col.name.lower().endswith("micros"):
-            # micros are millionths of the currency unit; prices are in whole cents
-            return rng.randint(int(col.minimum or 0) // 10_000, int(col.maximum or 100) // 10_000
-                               ) * 10_000
+            return rng.randint(int(col.minimum or 0) // _CENT_IN_MICROS,
+                               int(col.maximum or 100) // _CENT_IN_MICROS) * _CENT_IN_MICROS
         if kind == "int":
             return rng.randint(int(col.minimum or 0), int(col.maximum or 100))
         if kind == "float":
@@ -433,6 +432,8 @@ def _order_pairs(e: MinedEntity, row: dict[str, Any]) -> None:
                     row[start], row[end] = row[end], row[start]
 
 
+# Micros are millionths of the currency unit; amounts in them are whole cents.
+_CENT_IN_MICROS = 10_000
 # A reduced price beside the price it reduces: ``sale_price`` and ``price``,
 # ``discount_amount_micros`` and ``amount_micros``.
 _REDUCED = ("sale_", "discount_", "discounted_", "promo_", "promotional_", "special_", "offer_")
@@ -453,7 +454,7 @@ def _agree_money(e: MinedEntity, row: dict[str, Any], rng: random.Random) -> Non
             regular = name[len(prefix):] if lowered.startswith(prefix) else ""
             if regular in e.columns and isinstance(row.get(regular), int | float):
                 sale = row[regular] * rng.uniform(0.6, 0.95)
-                step = 10_000 if lowered.endswith("micros") else 1
+                step = _CENT_IN_MICROS if lowered.endswith("micros") else 1
                 row[name] = (round(sale / step) * step if col.kind == "int"
                              else round(sale, 2))
     currencies = [n for n, c in e.columns.items() if c.kind == "currency"
