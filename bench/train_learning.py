@@ -159,9 +159,10 @@ def _refill(prompts: list, tried: list, wins: dict, tries: int | dict, per_kind:
     tries``; ``tries`` per prompt, or one number for all), up to ``per_kind`` more of its
     prompts, of train tasks not tried in any wording; in the wordings that gave that kind its
     mixed prompts, when it had any. Four rollouts at T=1 are a noisy test: one SFT model had
-    3 mixed prompts of 16, and GRPO forgot the kinds it never met. And an SFT model that solves a kind in one wording only ("Change the stock
-    level for SKU-108 to 41 units." but not "Update SKU-100: there are now 7 units in stock.")
-    gives GRPO signal in that wording alone.
+    3 mixed prompts of 16, and GRPO forgot the kinds it never met. And an SFT model that
+    solves a kind in one wording only ("Change the stock level for SKU-108 to 41 units." but
+    not "Update SKU-100: there are now 7 units in stock.") gives GRPO signal in that wording
+    alone.
 
     ``by_wording`` counts each wording of a kind on its own (``stock/set`` in rw2 is refilled
     when no rw2 "set" prompt was mixed, whatever rw1 did): with ``--filter-retry`` the filter
