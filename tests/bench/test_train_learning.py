@@ -11,7 +11,15 @@ from agentworld.trainer.tasks import TaskRef
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
-from train_learning import _args, _every_nth_per_kind, _refill, _spread_per_kind  # noqa: E402
+from train_learning import (  # noqa: E402
+    _args,
+    _draws,
+    _every_nth_per_kind,
+    _refill,
+    _spread_per_kind,
+    unsolved_of_mixed_kinds,
+    weight_by_kind_failure,
+)
 
 
 def _ref(env_id: str, task_id: str) -> TaskRef:
@@ -90,9 +98,9 @@ def test_refill_of_a_kind_with_too_few_mixed_prompts_keeps_to_their_wordings():
     assert _refill(prompts, tried, wins, 4, 4) == []
 
 
-def test_grpo_temperature_defaults_to_one_and_refuses_greedy_negative_or_not_finite(capsys):
-    assert _args([]).grpo_temperature == 1.0
-    assert _args(["--grpo-temperature", "1.3"]).grpo_temperature == 1.3
+def test_grpo_temperature_defaults_to_1_3_and_refuses_greedy_negative_or_not_finite(capsys):
+    assert _args([]).grpo_temperature == 1.3
+    assert _args(["--grpo-temperature", "1.0"]).grpo_temperature == 1.0
     for bad in ("0", "-1", "nan", "inf"):
         with pytest.raises(SystemExit) as exit_:
             _args(["--grpo-temperature", bad])
@@ -130,6 +138,75 @@ def test_refill_by_wording_tries_the_wordings_of_a_kind_that_gave_no_mixed_promp
     assert not {t.task_id.rpartition("-rw")[0] for t in by_wording} & tried_bases
 
 
-def test_the_refill_counts_by_kind_unless_asked_to_count_by_wording():
-    assert _args([]).grpo_refill_by == "kind"
-    assert _args(["--grpo-refill-by", "wording"]).grpo_refill_by == "wording"
+def test_the_refill_counts_by_wording_unless_asked_to_count_by_kind():
+    assert _args([]).grpo_refill_by == "wording"
+    assert _args(["--grpo-refill-by", "kind"]).grpo_refill_by == "kind"
+
+
+def _label(t) -> str:
+    return f"{t.env_id}/{t.task_id}"
+
+
+def test_the_kind_the_model_fails_most_gets_most_draws_counting_its_unchosen_prompts():
+    # The weighted run's filter in small: "set" won 3 of 52 tries, two of its prompts never;
+    # "price" won 9 of 16; "complete" 7 of 32.
+    tried = (_prompts({("stock", "set"): 5}, ("-rw2",))
+             + _prompts({("stock", "price"): 4}, ("-rw0",))
+             + _prompts({("todo", "complete"): 4}, ("-rw1",)))
+    wins = {_label(t): 0 for t in tried}
+    tries = {_label(t): 4 for t in tried}
+    wins |= {"stock/set-0-rw2": 1, "stock/set-1-rw2": 2}
+    tries |= {f"stock/set-{i}-rw2": 12 for i in range(2, 5)} | {"stock/set-1-rw2": 4}
+    tries["stock/set-0-rw2"] = 12
+    wins |= {f"stock/price-{i}-rw0": w for i, w in enumerate((2, 2, 3, 2))}
+    wins |= {f"todo/complete-{i}-rw1": w for i, w in enumerate((2, 1, 1, 3))}
+    tries |= {"todo/complete-2-rw1": 12, "todo/complete-3-rw1": 12}
+    chosen = [t for t in tried if 0 < wins[_label(t)] < tries[_label(t)]]
+    draws = Counter(_label(t) for t in weight_by_kind_failure(chosen, tried, wins, tries))
+    kinds = Counter()
+    for label, n in draws.items():
+        kinds[label.split("-")[0]] += n
+    # Odds of failure (fails + 1) / (wins + 1): set 50/4, complete 26/8, price 8/10.
+    assert kinds["stock/set"] > 2 * (kinds["todo/complete"] + kinds["stock/price"])
+    assert kinds["todo/complete"] > kinds["stock/price"]
+    # Only chosen prompts are drawn, each at least once, and a kind's prompts alike.
+    assert set(draws) == {_label(t) for t in chosen}
+    assert min(draws.values()) >= 1
+    assert draws["stock/set-0-rw2"] == draws["stock/set-1-rw2"]
+    assert sum(draws.values()) == pytest.approx(4 * len(chosen), abs=len(chosen))
+
+
+def test_kinds_failed_alike_are_drawn_alike_and_kind_failure_is_the_default():
+    assert _args([]).grpo_weight == "kind-failure"
+    assert _args(["--grpo-weight", "uniform"]).grpo_weight == "uniform"
+    tried = _prompts({("stock", "set"): 2, ("stock", "price"): 2}, ("-rw0",))
+    wins = dict.fromkeys(map(_label, tried), 2)
+    tries = dict.fromkeys(map(_label, tried), 4)
+    # Equal odds: every prompt drawn equally.
+    assert len(set(Counter(map(_label, weight_by_kind_failure(tried, tried, wins,
+                                                                tries))).values())) == 1
+
+
+def test_unsolved_prompts_are_kept_only_for_kinds_mixed_in_another_wording():
+    tried = (_prompts({("stock", "set"): 3}, ("-rw0", "-rw1"))
+             + _prompts({("stock", "price"): 2}, ("-rw0",)))
+    wins = {_label(t): 0 for t in tried}
+    tries = {_label(t): 12 for t in tried}
+    wins["stock/set-0-rw1"] = 2          # "set" mixed in rw1; "price" never solved
+    kept = {_label(t) for t in unsolved_of_mixed_kinds(tried, wins, tries)}
+    assert kept == {f"stock/set-{i}-rw0" for i in range(3)} | {"stock/set-1-rw1",
+                                                                  "stock/set-2-rw1"}
+    # A prompt solved every time is not unsolved; no mixed kind, nothing kept.
+    wins["stock/set-0-rw0"] = 12
+    assert "stock/set-0-rw0" not in {_label(t) for t in unsolved_of_mixed_kinds(tried, wins,
+                                                                                  tries)}
+    assert unsolved_of_mixed_kinds(tried, dict.fromkeys(wins, 0), tries) == []
+    assert not _args([]).grpo_unsolved and _args(["--grpo-unsolved"]).grpo_unsolved
+
+
+def test_draws_count_rollouts_and_successes_per_prompt_in_first_drawn_order():
+    history = [{"env_id": "stock", "task_id": "set-1-rw0", "passed": p} for p in (0, 1, 0, 0)]
+    history += [{"env_id": "todo", "task_id": "add-1-rw2", "passed": True}] * 4
+    assert list(_draws(history).items()) == [
+        ("stock/set-1-rw0", {"rollouts": 4, "passed": 1}),
+        ("todo/add-1-rw2", {"rollouts": 4, "passed": 4})]

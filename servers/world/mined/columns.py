@@ -32,9 +32,12 @@ QUERY = frozenset({"query", "q", "search", "keyword", "keywords", "term", "searc
 SORT = frozenset({"sort", "sort_by", "order_by", "orderby", "sortby", "order", "sort_order",
                   "direction", "sort_direction"})
 SINCE = frozenset({"since", "after", "from_date", "start_date", "date_from", "created_after",
-                   "updated_since", "start_time", "from", "min_date"})
+                   "updated_since", "start_time", "from", "min_date", "time_min", "timemin",
+                   "min_time", "from_time", "start_after", "updated_after", "modified_since",
+                   "modified_after", "created_since"})
 UNTIL = frozenset({"until", "before", "to_date", "end_date", "date_to", "created_before",
-                   "end_time", "to", "max_date"})
+                   "end_time", "to", "max_date", "time_max", "timemax", "max_time", "to_time",
+                   "end_before", "updated_before", "modified_before", "created_until"})
 # Parameters about the call itself (authentication, output shape, debugging), not the records:
 # accepted and left out of the entity model.
 TRANSPORT = frozenset({"session_id", "sessionid", "auth_token", "access_token", "api_key",
@@ -197,7 +200,9 @@ def column_for(name: str, json_type: str, enum: list[Any] | None, items: str | N
         return Column(name, "datetime", json_type)
     if _DATE.search(lowered):
         return Column(name, "date", json_type)
-    if last in ("city", "town"):
+    if last in ("city", "town", "location"):
+        # A location seeded as a phrase read "Finance location"; a city of the region reads
+        # right for an event's, an office's or a job's.
         return Column(name, "city", json_type)
     if last == "country":
         return Column(name, "country", json_type)

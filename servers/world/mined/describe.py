@@ -44,6 +44,9 @@ def describe_tool(binding, entity) -> str:
             parts.append(f", filtered by {', '.join(filters[:4])}")
         if binding.query:
             parts.append(f"; {binding.query} matches text in the {entity.label.replace('_', ' ')}")
+        bounds = [b for b in (binding.since, binding.until) if b]
+        if bounds:
+            parts.append(f"; {' and '.join(bounds)} bound a time window")
         return "".join(parts) + ". Newest first, paged; the reply gives the total."
     if op == "count":
         return f"Count the {plural} that match the given filters."
@@ -100,6 +103,16 @@ def _example(col) -> str:
     return ""
 
 
+def _bound_text(name: str, upper: bool, entity) -> str:
+    column = entity.bounded_column(name, upper)
+    side = "or before" if upper else "or after"
+    if column in ("created_at", "updated_at"):
+        verb = "created" if column == "created_at" else "last changed"
+        return f"Only {_plural(entity)} {verb} at {side} this time (ISO 8601)."
+    what = column.replace("_", " ")
+    return f"Only {_plural(entity)} whose {what} is at {side} this time (ISO 8601)."
+
+
 def describe_param(p: dict[str, Any], binding, entity) -> str:
     name = p["name"]
     words = name.replace("_", " ")
@@ -117,10 +130,8 @@ def describe_param(p: dict[str, Any], binding, entity) -> str:
         return f"Text to look for in the {_plural(entity)}' names and text fields."
     if name == binding.sort:
         return "The field to sort by (prefix with - for descending), or asc/desc."
-    if name == binding.since:
-        return "Only records created at or after this time (ISO 8601)."
-    if name == binding.until:
-        return "Only records created at or before this time (ISO 8601)."
+    if name in (binding.since, binding.until):
+        return _bound_text(name, name == binding.until, entity)
     if name in binding.options:
         return f"Presentation option ({words}); it does not change which records match."
     column = binding.columns.get(name)

@@ -106,6 +106,23 @@ class MinedEntity:
     person: bool = False
     count: int = 40
 
+    def bounded_column(self, bound: str, upper: bool) -> str:
+        """The column a listing's time bound ``bound`` compares: the creation or update time
+        when the bound names it (``created_after``, ``updated_since``); otherwise the record's
+        own span, as a calendar's ``time_min``/``time_max`` do: a lower bound on when it ends
+        and an upper bound on when it starts, so what overlaps the window is listed; and the
+        creation time for a record without dates."""
+        lowered = bound.lower()
+        if "created" in lowered:
+            return "created_at"
+        if "updated" in lowered or "modified" in lowered:
+            return "updated_at"
+        dated = [n for n, c in self.columns.items() if c.kind in ("date", "datetime")]
+        starts = [n for n in dated if "start" in n.lower() or "begin" in n.lower()]
+        ends = [n for n in dated if "end" in n.lower().split("_") or "finish" in n.lower()]
+        ordered = (starts + ends) if upper else (ends + starts)
+        return ordered[0] if ordered else "created_at"
+
     def add(self, column: Column) -> str | None:
         """Add or widen a column; returns the name it is kept under, None when not kept.
         SQLite's column names ignore case, so ``dataSourceUid`` joins ``datasourceUid``."""

@@ -192,7 +192,8 @@ def _filters(binding: Binding, table: Table, args: dict[str, Any]) -> tuple[list
         params += [f"%{escaped}%"] * len(searchable)
     for bound, op in ((binding.since, ">="), (binding.until, "<=")):
         if bound and args.get(bound):
-            where.append(f"created_at {op} ?")
+            column = table.entity.bounded_column(bound, upper=op == "<=")
+            where.append(f"{q(column)} {op} ?")
             params.append(args[bound])
     return where, params
 

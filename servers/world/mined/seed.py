@@ -432,6 +432,32 @@ def _order_pairs(e: MinedEntity, row: dict[str, Any]) -> None:
                     row[start], row[end] = row[end], row[start]
 
 
+# Records that take part of a day, and how long one lasts in minutes: a meeting is not two
+# months long (deciduus-calendar's events ran 2025-12-07 to 2026-01-31), a shift is.
+_TIMED = {**dict.fromkeys("event meeting appointment call session interview lesson class "
+                          "webinar consultation visit slot booking reservation block "
+                          "timeblock workout".split(), (30, 180)),
+          "shift": (240, 600)}
+_FORMAT = "%Y-%m-%dT%H:%M:00Z"
+
+
+def _timed_length(e: MinedEntity, row: dict[str, Any], rng: random.Random) -> None:
+    """The end of a timed record's start/end pair (``start_time``/``end_time``) a plausible
+    length after its start, in quarter hours."""
+    span = _TIMED.get(e.name.rpartition("_")[2])
+    if span is None:
+        return
+    for start, col in e.columns.items():
+        end = start.replace("start", "end", 1)
+        if col.kind != "datetime" or "start" not in start or end == start \
+                or end not in e.columns or e.columns[end].kind != "datetime" \
+                or not row.get(start) or row.get(end) is None:
+            continue
+        began = dt.datetime.strptime(row[start], _FORMAT)
+        minutes = 15 * rng.randint(span[0] // 15, span[1] // 15)
+        row[end] = (began + dt.timedelta(minutes=minutes)).strftime(_FORMAT)
+
+
 # Micros are millionths of the currency unit; amounts in them are whole cents.
 _CENT_IN_MICROS = 10_000
 # A reduced price beside the price it reduces: ``sale_price`` and ``price``,
@@ -487,6 +513,7 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
                     [e.initial] * 3 + e.states)
             _place_dates(e, row)
             _order_pairs(e, row)
+            _timed_length(e, row, rng)
             _agree_money(e, row, rng)
             _share_groups(e, row, rows_of, entities, rng)
             parents = [born[(c.ref, row[n])] for n, c in e.columns.items()

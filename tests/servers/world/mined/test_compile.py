@@ -202,3 +202,42 @@ def test_untagging_a_map_column_removes_its_keys_and_refuses_a_missing_one():
     assert not again.ok and again.error["code"] == "PRECONDITION_FAILED"
     assert s.call("get_device", {"device_id": 1}).data["device"]["labels"] == {
         "team": before["team"]}
+
+
+# A calendar server's surface, the shape of the Google Calendar MCP servers on PyPI.
+CALENDAR_TOOLS = [
+    {"name": "list_calendars", "source": "decorator", "params": [_p("max_results", "integer")]},
+    {"name": "create_calendar", "source": "decorator", "params": [_p("summary", required=True)]},
+    {"name": "find_events", "source": "decorator",
+     "params": [_p("calendar_id"), _p("time_min"), _p("time_max"), _p("query"),
+                _p("max_results", "integer")]},
+    {"name": "create_event", "source": "decorator",
+     "params": [_p("calendar_id", required=True), _p("summary", required=True),
+                _p("start_time", required=True), _p("end_time", required=True),
+                _p("location")]},
+    {"name": "update_event", "source": "decorator",
+     "params": [_p("event_id", required=True), _p("summary"), _p("start_time"),
+                _p("end_time")]},
+    {"name": "delete_event", "source": "decorator", "params": [_p("event_id", required=True)]},
+]
+
+
+def test_a_calendars_time_window_lists_the_events_that_overlap_it_and_is_no_column():
+    compiled = compile_mined(record("calendar-mcp", CALENDAR_TOOLS, l1="Productivity",
+                                    l2="Calendar & Scheduling"))
+    env = Environment(compiled.definition).warm()
+    s = _session(env)
+    columns = {r[1] for r in s.db.execute("PRAGMA table_info(events)")}
+    assert {"start_time", "end_time"} <= columns and not columns & {"time_min", "time_max"}
+    params = compiled.definition.tools.get("find_events").input_schema["properties"]
+    assert "end time is at or after" in params["time_min"]["description"]
+    assert "start time is at or before" in params["time_max"]["description"]
+    events = s.db.execute("SELECT id, start_time, end_time FROM events").fetchall()
+    window = ("2026-01-10T00:00:00Z", "2026-01-20T00:00:00Z")
+    overlapping = {e["id"] for e in events if e["end_time"] >= window[0]
+                   and e["start_time"] <= window[1]}
+    listed = s.call("find_events", {"time_min": window[0], "time_max": window[1],
+                                    "max_results": 100})
+    assert listed.ok, listed
+    assert {e["id"] for e in listed.data["events"]} == overlapping
+    assert 0 < len(overlapping) < len(events)

@@ -1,6 +1,7 @@
+import datetime as dt
 import sqlite3
 
-from agentworld.servers.world.data import region, regions
+from agentworld.servers.world.data import pool, region, regions
 from agentworld.servers.world.mined.model import build_model
 from agentworld.servers.world.mined.ops import Table
 from agentworld.servers.world.mined.seed import seed_tables, table_ddl
@@ -146,3 +147,30 @@ def test_prices_in_micros_are_whole_cents_and_a_sale_price_agrees_with_its_price
         assert r["sale_price_currency"] == r["price_currency"]
     payments = conn.execute("SELECT from_currency, to_currency FROM transfers").fetchall()
     assert any(p["from_currency"] != p["to_currency"] for p in payments)
+
+
+def test_an_event_lasts_part_of_a_day_and_is_held_in_a_city_of_the_region():
+    # deciduus-calendar: events from 2025-12-07 to 2026-01-31, at "Finance location".
+    conn = _seeded([
+        {"name": "create_event", "source": "decorator",
+         "params": [_p("summary", required=True), _p("start_time", required=True),
+                    _p("end_time", required=True), _p("location")]},
+        {"name": "find_events", "source": "decorator", "params": []},
+        {"name": "create_shift", "source": "decorator",
+         "params": [_p("name", required=True), _p("start_time"), _p("end_time")]},
+        {"name": "list_shifts", "source": "decorator", "params": []},
+    ])
+    cities = set(pool("city", regions()[0]))
+
+    def hours(r) -> float:
+        start, end = (dt.datetime.strptime(r[c], "%Y-%m-%dT%H:%M:00Z")
+                      for c in ("start_time", "end_time"))
+        return (end - start).total_seconds() / 3600
+
+    events = conn.execute("SELECT * FROM events").fetchall()
+    assert events
+    for r in events:
+        assert 0.5 <= hours(r) <= 3 and hours(r) * 4 == int(hours(r) * 4)
+        assert r["location"] in cities
+    shifts = conn.execute("SELECT * FROM shifts").fetchall()
+    assert shifts and all(4 <= hours(r) <= 10 for r in shifts)
