@@ -188,7 +188,23 @@ class Binder:
             value = _fit(value, props.get(param, {}))
             if value is not None:
                 args[param], sources[param] = value, found[1] if found else "schema"
+        self._one_span(args, sources)
         return args, sources
+
+    def _one_span(self, args: dict[str, Any], sources: dict[str, str]) -> None:
+        """A start and an end taken from the database come from one row: drawn apart, a new
+        event started on 26 November and ended on 13 November."""
+        for start in list(args):
+            end = start.replace("start", "end", 1)
+            table = sources.get(start, "").removeprefix("db:")
+            if "start" not in start or end not in args or sources.get(end) != sources[start] \
+                    or not sources[start].startswith("db:"):
+                continue
+            rows = self.session.db.execute(
+                f'SELECT "{start}", "{end}" FROM "{table}" WHERE "{start}" IS NOT NULL AND '
+                f'"{end}" IS NOT NULL ORDER BY rowid LIMIT 200').fetchall()
+            if rows:
+                args[start], args[end] = self.rng.choice(rows)
 
     def _optional_value(self, node: ToolNode, param: str, schema: dict[str, Any]) -> Any:
         """A filter or a change: a value the database already holds, else one from the schema."""

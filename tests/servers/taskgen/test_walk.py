@@ -35,3 +35,30 @@ def test_a_value_comes_from_the_tools_own_table_when_it_has_the_column():
         assert source == "db:custom_dimensions" and value.endswith("custom dimension")
     finally:
         session.close()
+
+
+CALENDAR_TOOLS = [
+    {"name": "list_events", "source": "decorator", "params": [_p("calendar_id")]},
+    {"name": "create_event", "source": "decorator",
+     "params": [_p("calendar_id", required=True), _p("summary", required=True),
+                _p("start_time", required=True), _p("end_time", required=True)]},
+    {"name": "list_calendars", "source": "decorator", "params": []},
+    {"name": "create_calendar", "source": "decorator", "params": [_p("summary", required=True)]},
+]
+
+
+def test_a_new_records_start_and_end_come_from_one_row_so_it_ends_after_it_starts():
+    env = Environment(compile_mined(record("calendar-mcp", CALENDAR_TOOLS)).definition)
+    graph = ToolGraph.of(env.tools)
+    session = Session(env, seed=0)
+    try:
+        spans = {tuple(r) for r in session.db.execute("SELECT start_time, end_time FROM events")}
+        for seed in range(20):
+            bound = Binder(session, random.Random(seed)).bind(graph.nodes["create_event"], [])
+            assert bound is not None
+            args, sources = bound
+            assert sources["start_time"] == sources["end_time"] == "db:events"
+            assert (args["start_time"], args["end_time"]) in spans
+            assert args["start_time"] < args["end_time"]
+    finally:
+        session.close()
