@@ -265,6 +265,7 @@ def _text_keys(column: str, rng: random.Random) -> list[str]:
 
 
 _CLOCK = dt.datetime.combine(EPOCH, dt.time(9, 0))
+_FORMAT = "%Y-%m-%dT%H:%M:00Z"          # how seeded times are written
 
 
 def _timestamps(rng: random.Random, after: dt.datetime | None = None,
@@ -280,8 +281,7 @@ def _timestamps(rng: random.Random, after: dt.datetime | None = None,
         created = after + dt.timedelta(minutes=rng.randint(1, room))
     updated = created + dt.timedelta(minutes=rng.randint(0, 20 * 1440))
     updated = max(created, min(updated, _CLOCK - dt.timedelta(hours=1)))
-    fmt = "%Y-%m-%dT%H:%M:00Z"
-    return created.strftime(fmt), updated.strftime(fmt)
+    return created.strftime(_FORMAT), updated.strftime(_FORMAT)
 
 
 def _seed_order(order: list[Table], key_names: set[str]) -> list[Table]:
@@ -438,7 +438,6 @@ _TIMED = {**dict.fromkeys("event meeting appointment call session interview less
                           "webinar consultation visit slot booking reservation block "
                           "timeblock workout".split(), (30, 180)),
           "shift": (240, 600)}
-_FORMAT = "%Y-%m-%dT%H:%M:00Z"
 
 
 def _timed_length(e: MinedEntity, row: dict[str, Any], rng: random.Random) -> None:
@@ -453,7 +452,10 @@ def _timed_length(e: MinedEntity, row: dict[str, Any], rng: random.Random) -> No
                 or end not in e.columns or e.columns[end].kind != "datetime" \
                 or not row.get(start) or row.get(end) is None:
             continue
-        began = dt.datetime.strptime(row[start], _FORMAT)
+        try:
+            began = dt.datetime.strptime(str(row[start]), _FORMAT)
+        except ValueError:
+            continue                     # a value a domain pack wrote in its own format
         minutes = 15 * rng.randint(span[0] // 15, span[1] // 15)
         row[end] = (began + dt.timedelta(minutes=minutes)).strftime(_FORMAT)
 
@@ -522,7 +524,7 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
                         if c.kind in ("text", "key", "int") and ("key:" + n, row[n]) in born]
             row["created_at"], row["updated_at"] = _timestamps(rng, max(parents, default=None),
                                                                bool(keyed))
-            created = dt.datetime.strptime(row["created_at"], "%Y-%m-%dT%H:%M:00Z")
+            created = dt.datetime.strptime(row["created_at"], _FORMAT)
             born[(e.name, row["id"])] = created
             for c in keyed:
                 born.setdefault(("key:" + c.name, row[c.name]), created)
