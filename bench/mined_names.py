@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 
 from _common import table, write_result
 
-from agentworld.servers.world.mine._words import singular, words
+from agentworld.servers.words import singular, words
 from agentworld.servers.world.mined.model import build_model
 from agentworld.servers.world.mined.parse import _LIST, _STOP
 from agentworld.servers.world.mined.world import MINED_INDEX, snapshot_record

@@ -19,6 +19,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agentworld.servers.words import singular
+
 from . import view
 
 __all__ = ["load_collections", "draw_arguments"]
@@ -40,14 +42,6 @@ def load_collections(data_dir: Path) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes", "ches", "shes")):
-        return word[:-2]
-    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
-
-
 def _fits(value: Any, spec: dict[str, Any]) -> bool:
     kinds = spec.get("type")
     if kinds is None and isinstance(spec.get("anyOf"), list):
@@ -65,7 +59,7 @@ def _fits(value: Any, spec: dict[str, Any]) -> bool:
 def _names_collection(noun: str, stem: str) -> bool:
     """Whether ``<noun>_id`` names the rows of collection ``stem`` (``model_id`` names
     ``models`` and ``trending_models``)."""
-    owner, noun = _singular(stem), _singular(noun)
+    owner, noun = singular(stem), singular(noun)
     return owner == noun or owner.endswith("_" + noun)
 
 

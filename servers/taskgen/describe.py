@@ -9,7 +9,10 @@ import sqlite3
 import zlib
 from typing import Any
 
-from .graph import ToolGraph, singular
+from agentworld.servers.words import singular
+from agentworld.servers.world.mined.columns import is_credential
+
+from .graph import ToolGraph, subject_words
 from .walk import Chain, Step
 
 __all__ = ["describe_chain", "table_for", "row_name"]
@@ -88,6 +91,8 @@ def _arg_phrases(step: Step, skip: set[str], graph: ToolGraph, db) -> list[str]:
     for key, value in step.arguments.items():
         if key in skip or key in ("limit", "cursor") or value in ({}, [], ""):
             continue                    # an empty object or list asks for nothing
+        if is_credential(key):
+            continue                    # nobody asking for the work states a token
         source = step.sources.get(key, "")
         if source.startswith("upstream:"):
             # Observed earlier: refer to it, never quote it.
@@ -118,7 +123,7 @@ def _sentence(step: Step, graph: ToolGraph, db) -> str:
     verb, _, rest = node.name.partition("_")
     if verb in ("search", "list", "find"):
         where = f" ({'; '.join(extra)})" if extra else ""
-        return f"Find the {_words(rest)}{where}"
+        return f"Find the {_words(subject_words(rest))}{where}"
     if verb == "get":
         return f"Look up {subject or 'the ' + noun}" + (f" ({', '.join(extra)})" if extra else "")
     if verb == "create":

@@ -13,18 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentworld.servers.tools import ToolSpec
+from agentworld.servers.words import singular
 
-__all__ = ["ToolNode", "ToolGraph", "singular", "provided_tokens", "server_prefix"]
-
-
-def singular(word: str) -> str:
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
+__all__ = ["ToolNode", "ToolGraph", "provided_tokens", "server_prefix", "subject_words"]
 
 
 def provided_tokens(schema: dict[str, Any], parent: str = "", depth: int = 0) -> set[str]:
@@ -57,10 +48,21 @@ def server_prefix(names: list[str]) -> str:
     return ""
 
 
+# Words a tool name puts before its noun that a request would not say: list_my_announcements
+# lists announcements ("Find the my announcements" reads wrong), get_all_users gets users.
+_QUALIFIERS = frozenset({"my", "all"})
+
+
+def subject_words(rest: str) -> str:
+    """A tool name's part after its verb, without the qualifiers a request would not say."""
+    kept = [w for w in rest.split("_") if w and w.lower() not in _QUALIFIERS]
+    return "_".join(kept) or rest
+
+
 def _noun(name: str) -> str:
     """What a tool is about: ``get_reservation`` -> ``reservation``."""
     parts = name.split("_", 1)
-    return singular(parts[1]) if len(parts) == 2 else name
+    return singular(subject_words(parts[1])) if len(parts) == 2 else name
 
 
 @dataclass

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agentworld.servers import Environment, Session
+from agentworld.servers.words import singular
 
-from .graph import ToolGraph, ToolNode, singular
+from .graph import ToolGraph, ToolNode
 
 __all__ = ["Step", "Chain", "walk", "Binder"]
 

@@ -8,10 +8,11 @@ from collections import Counter, defaultdict
 from itertools import combinations
 from typing import Any
 
+from agentworld.servers.words import stem, words
+
 from .cards import load_archetypes
 from .compile import card_sources, compile_card
 from .data import SOURCES
-from .mine._words import singular, words
 from .pipeline import WORLD_REPORT
 from .registry import is_mined, mined_entries, world_cards
 from .spec import ThemeCard
@@ -32,7 +33,7 @@ def tool_names(card: ThemeCard) -> list[str]:
 
 
 def _content_words(text: str) -> set[str]:
-    return {singular(w) for w in words(text) if len(w) > 2 and w not in _STOPWORDS
+    return {stem(w) for w in words(text) if len(w) > 2 and w not in _STOPWORDS
             and not re.fullmatch(r"\d+", w)}
 
 

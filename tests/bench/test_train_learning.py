@@ -187,6 +187,36 @@ def test_kinds_failed_alike_are_drawn_alike_and_kind_failure_is_the_default():
                                                                 tries))).values())) == 1
 
 
+def test_a_kind_floor_gives_every_kind_its_share_before_the_odds_share_the_rest():
+    tried = _prompts({("stock", "set"): 4, ("todo", "complete"): 2, ("todo", "add"): 2},
+                     ("-rw0",))
+    wins = {_label(t): (0 if "set" in _label(t) else 11) for t in tried}
+    tries = dict.fromkeys(map(_label, tried), 12)
+
+    def shares(floor):
+        kinds = Counter(_label(t).split("-")[0]
+                        for t in weight_by_kind_failure(tried, tried, wins, tries, copies=25,
+                                                        floor=floor))
+        return {kind: n / sum(kinds.values()) for kind, n in kinds.items()}
+
+    # Odds: set 49/1, complete and add 3/23 each: without a floor "set" takes nearly all.
+    assert shares(0.0)["todo/complete"] < 0.02
+    floored = shares(0.2)
+    assert floored["todo/complete"] == pytest.approx(0.2, abs=0.02)
+    assert floored["todo/add"] == pytest.approx(0.2, abs=0.02)
+    assert floored["stock/set"] == pytest.approx(0.6, abs=0.02)
+    # A floor past 1 / kinds is uniform over kinds; nothing is lost or invented.
+    assert all(s == pytest.approx(1 / 3, abs=0.02) for s in shares(0.9).values())
+    assert _args([]).grpo_kind_floor == 0.0
+
+
+def test_a_kind_floor_outside_0_to_1_is_refused(capsys):
+    for bad in ("-0.1", "1.5", "nan"):
+        with pytest.raises(SystemExit):
+            _args(["--grpo-kind-floor", bad])
+        assert "--grpo-kind-floor" in capsys.readouterr().err
+
+
 def test_unsolved_prompts_are_kept_only_for_kinds_mixed_in_another_wording():
     tried = (_prompts({("stock", "set"): 3}, ("-rw0", "-rw1"))
              + _prompts({("stock", "price"): 2}, ("-rw0",)))

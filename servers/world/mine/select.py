@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._words import singular, words
+from agentworld.servers.words import stem, words
 
 __all__ = ["Fit", "assess", "READ_VERBS", "WRITE_VERBS", "STATE_VERBS", "MIN_TOOLS",
            "MIN_VERB_RATIO"]
@@ -70,7 +70,7 @@ def _verb_and_rest(name: str) -> tuple[str, list[str]]:
 def _entities(rests: list[list[str]], minimum: int = 2) -> tuple[str, ...]:
     counts: dict[str, int] = {}
     for rest in rests:
-        nouns = {singular(w) for w in rest if len(w) > 2 and w not in _ALL_VERBS}
+        nouns = {stem(w) for w in rest if len(w) > 2 and w not in _ALL_VERBS}
         for noun in nouns:
             counts[noun] = counts.get(noun, 0) + 1
     return tuple(sorted(n for n, c in counts.items() if c >= minimum))

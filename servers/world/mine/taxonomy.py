@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from agentworld.servers.words import stem, words
+
 from ..taxonomy import TAXONOMY
-from ._words import singular, words
 from .dedup import base_name
 from .select import READ_VERBS, STATE_VERBS, WRITE_VERBS
 
@@ -59,12 +60,12 @@ class Classification:
 
 @lru_cache(maxsize=1)
 def keywords() -> dict[str, frozenset[str]]:
-    """Category -> its keywords (singular, lower case), in the taxonomy's order."""
+    """Category -> its keywords (stemmed, lower case), in the taxonomy's order."""
     raw = json.loads(KEYWORDS_PATH.read_text(encoding="utf-8"))
     unknown = set(raw) - set(_L1)
     if unknown:
         raise ValueError(f"keywords for unknown categories: {sorted(unknown)}")
-    return {c.l2: frozenset(singular(w) for w in raw.get(c.l2, [])) for c in TAXONOMY}
+    return {c.l2: frozenset(stem(w) for w in raw.get(c.l2, [])) for c in TAXONOMY}
 
 
 @lru_cache(maxsize=1)
@@ -109,7 +110,7 @@ def _vocabulary() -> frozenset[str]:
 
 
 def _bag(text: str) -> set[str]:
-    return {singular(w) for w in words(text) if w not in _NOISE}
+    return {stem(w) for w in words(text) if w not in _NOISE}
 
 
 def summary_terms(summary: str) -> list[str]:
@@ -129,7 +130,7 @@ def classify(name: str, tool_names: list[str],
              terms: list[str] | tuple[str, ...] = ()) -> Classification:
     """Classify from the package name, its summary's taxonomy terms and its tool names."""
     name_words = _bag(base_name(name))
-    term_set = {singular(t) for t in terms}
+    term_set = {stem(t) for t in terms}
     tool_hits: Counter[str] = Counter()
     for tool in tool_names:
         tool_hits.update(w for w in _bag(tool) if w not in _TOOL_NOISE)

@@ -12,10 +12,11 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from agentworld.servers.world.mine._words import words
+from agentworld.servers.words import words
 
 __all__ = ["Column", "column_for", "TRANSPORT", "PAGING", "QUERY", "SORT", "SINCE", "UNTIL",
-           "PERSON_NOUNS", "is_ref_name", "ref_noun", "is_option", "evident_type"]
+           "PERSON_NOUNS", "is_ref_name", "ref_noun", "is_option", "is_credential",
+           "evident_type"]
 
 # Parameters that shape a listing instead of naming a column.
 PAGING = {"limit": "limit", "max_results": "limit", "page_size": "limit", "per_page": "limit",
@@ -28,7 +29,9 @@ PAGING = {"limit": "limit", "max_results": "limit", "page_size": "limit", "per_p
           "next_page_token": "cursor", "continuation_token": "cursor",
           "pagination_token": "cursor"}
 QUERY = frozenset({"query", "q", "search", "keyword", "keywords", "term", "search_term",
-                   "search_query", "text", "filter", "name_contains", "contains"})
+                   "search_query", "text", "filter", "name_contains", "contains",
+                   "search_string", "search_text", "query_string", "search_terms",
+                   "searchterm", "searchquery", "query_text"})
 SORT = frozenset({"sort", "sort_by", "order_by", "orderby", "sortby", "order", "sort_order",
                   "direction", "sort_direction"})
 SINCE = frozenset({"since", "after", "from_date", "start_date", "date_from", "created_after",
@@ -106,8 +109,20 @@ def is_ref_name(name: str) -> bool:
 def is_option(name: str) -> bool:
     """A parameter about the call itself: transport, output shape or a one-call switch."""
     lowered = name.lower()
-    return lowered in TRANSPORT or lowered in _OPTION_NAMES or lowered.startswith(
-        _OPTION_PREFIXES)
+    return lowered in TRANSPORT or lowered in _OPTION_NAMES or is_credential(name) or \
+        lowered.startswith(_OPTION_PREFIXES)
+
+
+_CREDENTIALS = frozenset("session_id sessionid auth_token access_token api_key apikey token "
+                         "api_token bearer_token password secret client_secret".split())
+
+
+def is_credential(name: str) -> bool:
+    """A secret or a one-call proof (``api_key``, ``confirmation_token``, ``csrf_token``): the
+    server takes it, a person asking for the work would never state it. ``page_token`` and
+    ``next_token`` are paging, not credentials."""
+    lowered = name.lower()
+    return lowered in _CREDENTIALS or lowered.endswith("_token") and lowered not in PAGING
 
 
 def evident_type(name: str, declared: str) -> str:

@@ -18,11 +18,10 @@ from typing import Any
 from agentworld.servers.environment import EnvironmentDefinition
 from agentworld.servers.manifest import Manifest, Taxonomy
 from agentworld.servers.tools import RESERVED_TOOL_NAMES, Toolset
+from agentworld.servers.words import singular, words
 from agentworld.servers.world.compile import CompiledEnvironment
 from agentworld.servers.world.data import SOURCES, region, regions
 from agentworld.servers.world.spec import Archetype, Entity, Field, Lifecycle, ThemeCard, Transition
-
-from agentworld.servers.world.mine._words import singular, words
 
 from .model import Binding, Drop, MinedModel, build_model
 from .ops import Table, add_tool

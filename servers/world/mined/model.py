@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agentworld.servers.world.mine._words import singular, words
+from agentworld.servers.words import plural, singular, words
 
 from .columns import (
     PAGING,
@@ -33,7 +33,7 @@ from .columns import (
     ref_noun,
     widen,
 )
-from .parse import _IRREGULAR, _VERBS, FLAG_VERBS, STATE_TARGETS, UNDOES, Intent, read_name
+from .parse import _VERBS, FLAG_VERBS, STATE_TARGETS, UNDOES, Intent, read_name
 
 __all__ = ["Binding", "MinedEntity", "MinedModel", "build_model", "Drop", "common_first_words"]
 
@@ -184,18 +184,8 @@ def _prefixes(package: str, tool_names: list[str]) -> frozenset[str]:
         w for w in package_words - _VERBS if any(words(n)[:1] == [w] for n in tool_names))
 
 
-def _plural(noun: str) -> str:
-    last = noun.rsplit("_", 1)[-1]
-    head = noun[: len(noun) - len(last)]
-    if last.endswith("y") and last[-2:-1] not in tuple("aeiou"):
-        return head + last[:-1] + "ies"
-    if last.endswith(("s", "x", "z", "ch", "sh")):
-        return head + last + "es"
-    return head + last + "s"
-
-
 def _clean_noun(noun: str) -> str:
-    return "_".join(_IRREGULAR.get(p, singular(p)) for p in noun.split("_") if p)
+    return "_".join(singular(p) for p in noun.split("_") if p)
 
 
 # One object parameter under these names wraps the real ones (fintable_create_rule(params)):
@@ -284,7 +274,7 @@ def build_model(package: str, tools: list[dict[str, Any]]) -> MinedModel:
 
     def entity(name: str) -> MinedEntity:
         if name not in entities:
-            entities[name] = MinedEntity(name, _plural(name), person=name in PERSON_NOUNS)
+            entities[name] = MinedEntity(name, plural(name), person=name in PERSON_NOUNS)
         return entities[name]
 
     plan: list[tuple[dict[str, Any], Intent, str]] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from agentworld.servers.world.mine._words import singular, words
+from agentworld.servers.words import singular, words
 
 __all__ = ["Intent", "read_name", "OPS", "STATE_TARGETS", "FLAG_VERBS", "AGGREGATE_NOUNS"]
 
@@ -94,13 +94,6 @@ _VERBS = _LIST | _GET | _CREATE | _UPDATE | _CLEAR | _DELETE | _COUNT | set(STAT
     | set(FLAG_VERBS)
 
 
-_IRREGULAR = {"statuses": "status", "series": "series", "species": "species", "data": "data",
-              "people": "person", "children": "child", "analyses": "analysis",
-              "indices": "index", "indexes": "index", "aliases": "alias", "addresses": "address",
-              "businesses": "business", "campuses": "campus", "buses": "bus",
-              "bonuses": "bonus", "viruses": "virus", "news": "news", "settings": "setting"}
-
-
 @dataclass(frozen=True)
 class Intent:
     verb: str
@@ -121,7 +114,7 @@ def _noun_words(rest: list[str]) -> tuple[list[str], bool]:
     if not out:
         return [], False
     plural = singular(out[-1]) != out[-1]
-    out[-1] = _IRREGULAR.get(out[-1], singular(out[-1]))
+    out[-1] = singular(out[-1])
     return out[-2:], plural
 
 

@@ -17,9 +17,9 @@ import sqlite3
 from typing import Any
 
 from agentworld.servers.envs._people import people
+from agentworld.servers.words import words
 from agentworld.servers.world.data import Region, pool
 from agentworld.servers.world.entity_schema import EPOCH
-from agentworld.servers.world.mine._words import words
 
 from .columns import PERSON_NOUNS, Column
 from .model import MinedEntity

@@ -12,7 +12,7 @@ import base64
 import random
 import uuid
 
-from agentworld.servers.world.mine._words import words
+from agentworld.servers.words import words
 
 __all__ = ["plain_text", "SLUG_WORDS", "THEMES"]
 
@@ -71,6 +71,42 @@ _HANDLES = frozenset("workspace repo repository project site sitename app servic
                      "organization slug handle".split())
 
 
+_INTERFACES = ("lan", "wan", "eth0", "eth1", "igb0", "igb1", "vlan10", "vlan20", "opt1", "wg0")
+_PORTS = ("22", "53", "80", "443", "3306", "5432", "6379", "8080", "8443", "9090")
+
+
+def _network_value(parts: list[str], i: int) -> str | None:
+    """An address, subnet, interface, port or domain name where the column's name says so;
+    addresses from the private and documentation ranges (RFC 1918, RFC 5737, RFC 3849), names
+    under example domains (RFC 2606), so nothing seeded is anyone's real host."""
+    last = parts[-1] if parts else ""
+    words_ = set(parts)
+    host = 10 + i * 7 % 240
+    if last in ("ipv6", "ip6") or {"ipv6", "ip6"} & words_ and last in ("address", "addr"):
+        return f"2001:db8:{i % 16:x}::{host:x}"
+    if last in ("cidr", "subnet", "subnets", "netmask_cidr") or last == "network" and (
+            words_ & {"ip", "vpc", "lan", "wan", "local", "private"}):
+        return f"10.{20 + i % 40}.{i * 3 % 16 * 16}.0/{(24, 24, 22, 20)[i % 4]}"
+    if last in ("ip", "ipv4", "ipaddr", "ip4") or "ip" in words_ and last in (
+            "address", "addr") or last == "gateway" and not words_ & {"payment", "api", "sms"}:
+        if words_ & {"external", "public", "wan", "remote", "peer", "source", "src"}:
+            return f"{('203.0.113', '198.51.100')[i % 2]}.{host}"
+        return f"10.{i % 8}.{i * 5 % 32}.{1 if last == 'gateway' else host}"
+    if last == "mac" or "mac" in words_ and last in ("address", "addr"):
+        return f"52:54:00:{(i * 37 + 18) % 256:02x}:{(i * 11 + 52) % 256:02x}:{i % 256:02x}"
+    if last in ("interface", "iface", "nic"):
+        return _INTERFACES[i % len(_INTERFACES)]
+    if last == "port":
+        return _PORTS[i % len(_PORTS)]
+    if last in ("hostname", "fqdn"):
+        return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{1 + i // len(SLUG_WORDS):02d}.example.net"
+    if last == "domain" and not words_ & {"business", "knowledge", "subject"} or (
+            last == "zone" and "dns" in words_):
+        area = _AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]
+        return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{area}.example.com"
+    return None
+
+
 def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
     """The seeded value of text column ``column`` in row ``i`` of an entity named ``noun``."""
     lowered = column.lower()
@@ -90,6 +126,9 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
     if last == "sla" and parts[:-1] in (["shipping"], ["delivery"], ["pickup"]):
         # how soon an order is ready or arrives, as Merchant Center's pickup SLAs say it
         return rng.choice(("same_day", "next_day", "two_day", "three_day", "multi_week"))
+    network = _network_value(parts, i)
+    if network is not None:
+        return network
     for word in reversed(parts):
         if word in _CHOICES:
             return rng.choice(_CHOICES[word])

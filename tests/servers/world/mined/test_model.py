@@ -113,3 +113,21 @@ def test_a_tool_whose_parameters_are_one_undeclared_object_is_dropped_with_that_
     assert [b.tool for b in model.bindings] == ["fintable_list_rules"]
     assert model.dropped[0].reason == ("its parameters are wrapped in one object (params) "
                                        "whose fields are not declared statically")
+
+
+def test_a_calls_token_is_an_option_but_a_page_token_still_pages():
+    # Canvas's delete tools took a confirmation_token; tasks asked to set it to a phrase.
+    tools = [{"name": "delete_announcement", "source": "decorator",
+              "params": [_p("announcement_id", required=True),
+                         _p("confirmation_token", required=True)]},
+             {"name": "list_announcements", "source": "decorator",
+              "params": [_p("course_id"), _p("page_token"), _p("csrf_token")]},
+             {"name": "create_announcement", "source": "decorator",
+              "params": [_p("course_id", required=True), _p("title", required=True)]}]
+    model = build_model("canvas-lms", tools)
+    by_tool = {b.tool: b for b in model.bindings}
+    assert "confirmation_token" in by_tool["delete_announcement"].options
+    assert "csrf_token" in by_tool["list_announcements"].options
+    assert by_tool["list_announcements"].paging == {"page_token": "cursor"}
+    assert {"confirmation_token", "csrf_token", "page_token"}.isdisjoint(
+        model.entities["announcement"].columns)

@@ -67,7 +67,7 @@ def test_a_rows_references_agree_on_the_groups_they_share():
     assert rows
     for row in rows:
         location_org = one("SELECT org_id FROM locations WHERE id = ?", row["location_id"])
-        person = conn.execute("SELECT * FROM persons WHERE id = ?", (row["person_id"],)).fetchone()
+        person = conn.execute("SELECT * FROM people WHERE id = ?", (row["person_id"],)).fetchone()
         queue_location = one("SELECT location_id FROM queues WHERE id = ?", row["queue_id"])
         assert person["org_id"] == location_org
         if person["location_id"] is not None:
@@ -76,7 +76,7 @@ def test_a_rows_references_agree_on_the_groups_they_share():
 
 def test_name_parts_and_logins_come_from_one_person_and_roles_do_not_share_people():
     conn = _seeded(GROUP_TOOLS)
-    people = conn.execute("SELECT first_name, last_name, username FROM persons").fetchall()
+    people = conn.execute("SELECT first_name, last_name, username FROM people").fetchall()
     for first, last, login in people:
         assert " " not in first and " " not in last
         assert login == f"{first}.{last}".lower() or login.startswith(f"{first}.{last}".lower())

@@ -1,3 +1,4 @@
+import ipaddress
 import random
 import re
 
@@ -34,6 +35,29 @@ def test_a_pickup_or_delivery_sla_is_a_lead_time():
     # gmc's local inventories had pickup_sla "Finance pickup sla".
     for column in ("pickup_sla", "delivery_sla"):
         assert _value(column) in ("same_day", "next_day", "two_day", "three_day", "multi_week")
+
+
+def test_network_columns_hold_addresses_from_reserved_ranges_and_example_names():
+    # OPNsense's one-to-one NAT had external ip "Finance external ip" and interface
+    # "Platform interface"; Cloudflare's access apps had domain "Finance domain".
+    documentation = [ipaddress.ip_network(n) for n in ("203.0.113.0/24", "198.51.100.0/24")]
+    for i in range(40):
+        external = ipaddress.ip_address(_value("external_ip", i))
+        assert any(external in net for net in documentation)
+        for column in ("internal_ip", "ip_address", "gateway", "host_ip"):
+            assert ipaddress.ip_address(_value(column, i)).is_private, column
+        assert ipaddress.ip_network(_value("subnet", i)).is_private      # strict: host bits 0
+        assert ipaddress.ip_address(_value("ipv6_address", i)) in ipaddress.ip_network(
+            "2001:db8::/32")
+        assert re.fullmatch(r"52:54:00(:[0-9a-f]{2}){3}", _value("mac_address", i))
+        assert _value("domain", i).endswith(".example.com")
+        assert _value("hostname", i).endswith(".example.net")
+        assert 0 < int(_value("port", i)) < 65536
+        assert re.fullmatch(r"[a-z]+[0-9]*", _value("interface", i))
+    # Words that only look like network ones keep their own shapes.
+    assert not _value("payment_gateway").count(".") == 3
+    assert not _value("knowledge_domain").endswith(".example.com")
+    assert _value("social_network").endswith("social network")
 
 
 def test_an_unknown_name_gets_its_own_phrase_never_a_row_name():
