@@ -17,6 +17,7 @@ from typing import Any
 
 from agentworld.servers import Environment, Session
 from agentworld.servers.words import singular
+from agentworld.servers.world.mined.columns import is_option
 
 from .graph import ToolGraph, ToolNode
 
@@ -174,13 +175,18 @@ class Binder:
             if found is not None:
                 fitted = _fit(found[0], props.get(param, {}))
                 found = (fitted, found[1]) if fitted is not None else None
+            if found is None and is_option(param):
+                found = _switch_value(param, props.get(param, {}))
             if found is None:
                 value = self._from_schema(props.get(param, {}))
                 if value is None:
                     return None
                 found = (value, "schema")
             args[param], sources[param] = found
-        extra = [p for p in node.optional if p not in ("limit", "cursor", "query")]
+        # A switch about the call (dry_run, include_*, a token) asks for no change a verifier
+        # could see: "Stop a sfx (dry run yes)" read as work that was not to happen.
+        extra = [p for p in node.optional
+                 if p not in ("limit", "cursor", "query") and not is_option(p)]
         wanted = 1 if (not extra or node.spec.name.startswith("update_")
                        or self.rng.random() < 0.5) else 0
         for param in self.rng.sample(extra, min(wanted, len(extra))):
@@ -213,6 +219,20 @@ class Binder:
         if found is not None and "enum" not in schema:
             return found[0]
         return self._from_schema(schema)
+
+
+_GO_AHEAD = frozenset({"confirm", "confirmed", "force", "yes", "approve", "proceed"})
+
+
+def _switch_value(param: str, schema: dict[str, Any]) -> tuple[Any, str] | None:
+    """A required call switch set so the call does its work: its default, else on for a
+    go-ahead (``confirm``, ``force``) and off for the rest (``dry_run``, ``preview``)."""
+    if "default" in schema:
+        return schema["default"], "schema"
+    kind = schema.get("type")
+    if (kind[0] if isinstance(kind, list) and kind else kind) != "boolean":
+        return None
+    return param.lower() in _GO_AHEAD, "schema"
 
 
 def _useful(output: dict[str, Any]) -> bool:

@@ -62,3 +62,32 @@ def test_a_new_records_start_and_end_come_from_one_row_so_it_ends_after_it_start
             assert args["start_time"] < args["end_time"]
     finally:
         session.close()
+
+
+NOTE_TOOLS = [
+    {"name": "list_notes", "source": "decorator", "params": [_p("folder")]},
+    {"name": "create_note", "source": "decorator",
+     "params": [_p("title", required=True), _p("folder")]},
+    {"name": "update_note", "source": "decorator",
+     "params": [_p("note_id", required=True), _p("title"), _p("dry_run", "boolean"),
+                _p("include_archived", "boolean")]},
+    {"name": "delete_note", "source": "decorator",
+     "params": [_p("note_id", required=True), _p("dry_run", "boolean", True),
+                _p("confirm", "boolean", True)]},
+]
+
+
+def test_a_walk_sets_call_switches_only_when_required_and_so_the_work_happens():
+    # OBS Studio's tasks read "Stop a sfx (dry run yes)": work that was not to happen.
+    env = Environment(compile_mined(record("notes-mcp", NOTE_TOOLS)).definition)
+    graph = ToolGraph.of(env.tools)
+    session = Session(env, seed=0)
+    try:
+        for seed in range(30):
+            binder = Binder(session, random.Random(seed))
+            args, _ = binder.bind(graph.nodes["update_note"], [])
+            assert not {"dry_run", "include_archived"} & set(args)
+            args, _ = binder.bind(graph.nodes["delete_note"], [])
+            assert args["dry_run"] is False and args["confirm"] is True
+    finally:
+        session.close()
