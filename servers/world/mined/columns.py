@@ -80,6 +80,9 @@ _MONEY = re.compile(r"(price|amount|cost|total|budget|salary|fee|balance|revenue
                     r"rate|value|spend|income|expense)")
 
 
+_TTLS = (1, 60, 300, 600, 1800, 3600, 86400)
+
+
 @dataclass(frozen=True)
 class Column:
     """One column of a mined entity's table."""
@@ -200,6 +203,9 @@ def column_for(name: str, json_type: str, enum: list[Any] | None, items: str | N
         return Column(name, "json", json_type)
     if json_type == "boolean":
         return Column(name, "bool", json_type)
+    if json_type == "integer" and parts[-1:] == ["ttl"]:
+        # seconds, as DNS and caches take them: 1 is Cloudflare's "automatic"
+        return Column(name, "int", json_type, values=_TTLS, minimum=1, maximum=86400)
     if json_type in ("integer", "number"):
         low, high = _number_range(lowered, json_type == "integer")
         return Column(name, "int" if json_type == "integer" else "float", json_type, minimum=low,

@@ -24,7 +24,7 @@ from agentworld.servers.world.entity_schema import EPOCH
 from .columns import PERSON_NOUNS, Column
 from .model import MinedEntity
 from .ops import Table, q
-from .text import SLUG_WORDS, THEMES, plain_text
+from .text import SLUG_WORDS, THEMES, domain_label, network_value, plain_text
 
 __all__ = ["table_ddl", "seed_tables", "KEY_POOL_SIZE"]
 
@@ -167,6 +167,9 @@ class _Values:
         if col.vocab:
             base = col.vocab[i % len(col.vocab)]
             return base if i < len(col.vocab) else f"{base} ({THEMES[i // len(col.vocab) % 40]})"
+        named = domain_label(e.name, i)
+        if named is not None:
+            return named
         noun = e.name.replace("_", " ")
         return f"{THEMES[i % len(THEMES)]} {_QUALIFIERS[(i * 7) % len(_QUALIFIERS)]} {noun}"
 
@@ -218,6 +221,9 @@ class _Values:
             return rng.choice(pool(kind, self.region.code))
         if col.vocab:
             return rng.choice(col.vocab)
+        network = network_value(col.name, e.name, i)
+        if network is not None:                 # before prose: a DNS record's content
+            return network
         if col.name.lower().split("_")[-1] in _LONG_TEXT:
             return rng.choice(_NOTES)
         # A second text column is its own value, never a copy of the row's name.

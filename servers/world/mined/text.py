@@ -14,7 +14,7 @@ import uuid
 
 from agentworld.servers.words import words
 
-__all__ = ["plain_text", "SLUG_WORDS", "THEMES"]
+__all__ = ["plain_text", "network_value", "domain_label", "SLUG_WORDS", "THEMES"]
 
 # Theme words for invented names: "Cedar quarterly report", handles like "cedar-finance".
 THEMES = ("Atlas", "Beacon", "Cedar", "Delta", "Ember", "Fjord", "Granite", "Harbor", "Iris",
@@ -75,6 +75,41 @@ _INTERFACES = ("lan", "wan", "eth0", "eth1", "igb0", "igb1", "vlan10", "vlan20",
 _PORTS = ("22", "53", "80", "443", "3306", "5432", "6379", "8080", "8443", "9090")
 
 
+_DNS_TYPES = ("A", "A", "AAAA", "CNAME", "MX", "TXT")
+_NAMED_BY_DOMAIN = frozenset({"zone", "domain", "dns_zone", "site", "website"})
+_NAMED_BY_HOST = frozenset({"dns_record", "host", "hostname", "subdomain"})
+
+
+def domain_label(entity: str, i: int) -> str | None:
+    """The name of row ``i`` of an entity that a domain or host name names (a Cloudflare zone
+    is ``cedar-finance.example.com``, not "Cedar quarterly zone"), or None."""
+    if entity in _NAMED_BY_DOMAIN:
+        area = _AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]
+        return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{area}.example.com"
+    if entity in _NAMED_BY_HOST:
+        sub = ("www", "api", "mail", "app", "cdn", "vpn", "status", "docs")[i % 8]
+        return f"{sub}.{SLUG_WORDS[i // 8 % len(SLUG_WORDS)]}.example.com"
+    return None
+
+
+def network_value(column: str, entity: str, i: int) -> str | None:
+    """:func:`_network_value` for a column of an entity: a DNS record's type is a record type
+    and its content an address."""
+    parts = words(column)
+    if "dns" in words(entity) or entity == "record" and "dns" in parts:
+        last = parts[-1] if parts else ""
+        if last == "type":
+            return _DNS_TYPES[i % len(_DNS_TYPES)]
+        if last in ("content", "value", "data", "target"):
+            # What the row's type (same index) holds: an A record an address, an MX a host.
+            kind, host = _DNS_TYPES[i % len(_DNS_TYPES)], 10 + i * 7 % 240
+            site = f"{SLUG_WORDS[i % len(SLUG_WORDS)]}.example.com"
+            return {"A": f"{('203.0.113', '198.51.100')[i % 2]}.{host}",
+                    "AAAA": f"2001:db8:{i % 16:x}::{host:x}", "CNAME": f"edge.{site}",
+                    "MX": f"mail.{site}", "TXT": "v=spf1 include:_spf.example.com ~all"}[kind]
+    return _network_value(parts, i)
+
+
 def _network_value(parts: list[str], i: int) -> str | None:
     """An address, subnet, interface, port or domain name where the column's name says so;
     addresses from the private and documentation ranges (RFC 1918, RFC 5737, RFC 3849), names
@@ -98,6 +133,8 @@ def _network_value(parts: list[str], i: int) -> str | None:
         return _INTERFACES[i % len(_INTERFACES)]
     if last == "port":
         return _PORTS[i % len(_PORTS)]
+    if last in ("duration", "lifetime", "ttl") and words_ & {"session", "token", "cookie"}:
+        return ("30m", "1h", "8h", "24h", "7d", "30d")[i % 6]
     if last in ("hostname", "fqdn"):
         return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{1 + i // len(SLUG_WORDS):02d}.example.net"
     if last == "domain" and not words_ & {"business", "knowledge", "subject"} or (

@@ -1,3 +1,4 @@
+from agentworld.servers.world.mined.columns import column_for
 from agentworld.servers.world.mined.model import build_model
 
 from ._surfaces import PRICES_TOOLS, STUDIO_TOOLS, TRACKER_TOOLS, _p
@@ -131,3 +132,10 @@ def test_a_calls_token_is_an_option_but_a_page_token_still_pages():
     assert by_tool["list_announcements"].paging == {"page_token": "cursor"}
     assert {"confirmation_token", "csrf_token", "page_token"}.isdisjoint(
         model.entities["announcement"].columns)
+
+
+def test_a_ttl_is_one_of_the_values_dns_and_caches_use():
+    column = column_for("ttl", "integer", None, None)
+    assert column.kind == "int" and set(column.values) <= {1, 60, 300, 600, 1800, 3600, 86400}
+    assert column_for("proxy_ttl", "integer", None, None).values == column.values
+    assert column_for("total", "integer", None, None).values == ()

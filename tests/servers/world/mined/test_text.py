@@ -3,7 +3,7 @@ import random
 import re
 
 from agentworld.servers.world.mined.seed import KEY_POOL_SIZE, _text_keys
-from agentworld.servers.world.mined.text import plain_text
+from agentworld.servers.world.mined.text import domain_label, network_value, plain_text
 
 
 def _value(column, i=3):
@@ -58,6 +58,28 @@ def test_network_columns_hold_addresses_from_reserved_ranges_and_example_names()
     assert not _value("payment_gateway").count(".") == 3
     assert not _value("knowledge_domain").endswith(".example.com")
     assert _value("social_network").endswith("social network")
+
+
+def test_a_zone_is_named_by_a_domain_and_a_dns_record_holds_a_type_and_an_address():
+    # cloudflare-crunchtools had zone "Delta annual zone", record type "standard" and content
+    # "Follow up with the owner before Friday.".
+    zones = [domain_label("zone", i) for i in range(100)]
+    assert len(set(zones)) == 100 and all(z.endswith(".example.com") for z in zones)
+    hosts = [domain_label("dns_record", i) for i in range(100)]
+    assert len(set(hosts)) == 100 and all(h.count(".") == 3 for h in hosts)
+    assert domain_label("invoice", 3) is None and domain_label("record", 3) is None
+    assert {network_value("type", "dns_record", i) for i in range(6)} <= {
+        "A", "AAAA", "CNAME", "MX", "TXT"}
+    for i in range(12):             # a row's content is what its type holds
+        kind, content = network_value("type", "dns_record", i), network_value("content",
+                                                                             "dns_record", i)
+        if kind in ("A", "AAAA"):
+            assert ipaddress.ip_address(content).version == (4 if kind == "A" else 6)
+        else:
+            assert content.endswith(".example.com") or content.startswith("v=spf1")
+    assert network_value("content", "note", 4) is None          # prose stays prose elsewhere
+    assert network_value("session_duration", "access_app", 2) in ("30m", "1h", "8h", "24h",
+                                                                 "7d", "30d")
 
 
 def test_an_unknown_name_gets_its_own_phrase_never_a_row_name():
