@@ -26,7 +26,9 @@ _IRREGULAR = {"analyses": "analysis", "diagnoses": "diagnosis", "theses": "thesi
 _PLURAL = {one: many for many, one in _IRREGULAR.items()}
 # Other plurals a tool name uses, read as singulars but never written.
 _ALSO_SINGULAR = {"indexes": "index"}
-_SAME_IN_BOTH = frozenset("news series species data media metadata analytics".split())
+# Acronyms and names ending in -s are no plurals: a DNS is no "dnse", its records no "dnses".
+_SAME_IN_BOTH = frozenset("news series species data media metadata analytics dns sms gps cms "
+                          "tls css rss https ios macos aws gcs kubernetes".split())
 _SINGULAR_IN_S = frozenset(n[:-2] for n in _ES_NOUNS)          # status, alias: not plurals
 
 

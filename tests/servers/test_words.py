@@ -26,7 +26,7 @@ def test_a_plural_becomes_its_singular(plural, one):
 
 
 @pytest.mark.parametrize("word", ["status", "address", "alias", "analysis", "news", "series",
-                                  "species", "data", "tos", "ids", "campus", "famous", "issue"])
+                                  "species", "data", "tos", "ids", "https", "macos", "campus", "famous", "issue"])
 def test_a_word_that_is_no_plural_is_left_alone(word):
     assert singular(word) == word
 
@@ -35,7 +35,7 @@ def test_a_word_that_is_no_plural_is_left_alone(word):
     ("issue", "issues"), ("repository", "repositories"), ("day", "days"), ("box", "boxes"),
     ("branch", "branches"), ("status", "statuses"), ("alias", "aliases"), ("quiz", "quizzes"),
     ("analysis", "analyses"), ("person", "people"), ("data", "data"), ("news", "news"),
-    ("tax_rate", "tax_rates"), ("order_status", "order_statuses")])
+    ("tax_rate", "tax_rates"), ("order_status", "order_statuses"), ("dns", "dns")])
 def test_plural_is_the_inverse_of_singular(one, many):
     assert plural(one) == many
     assert "_".join(map(singular, many.split("_"))) == one

@@ -376,8 +376,8 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
                 b.columns[name] = kept
             else:
                 b.options.append(name)
-        elif lowered in ("status", "state") and e is not None and intent.op in (
-                "list", "count", "create", "update"):
+        elif _filtered(lowered, intent.op) in ("status", "state") and e is not None and \
+                intent.op in ("list", "count", "create", "update"):
             b.columns[name] = "status"
             if p.get("enum"):
                 for v in p["enum"]:
@@ -387,6 +387,8 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
             # rename_track(track_index, new_name) changes the track's name.
             column = name[4:] if intent.op == "update" and lowered.startswith("new_") \
                 and len(name) > 5 and name[4:].lower() not in _RESERVED else name
+            if _filtered(lowered, intent.op) != lowered and name[:-7].lower() not in _RESERVED:
+                column = name[:-7]          # list_applications(project_filter): by project
             kept = e.add(column_for(column, p["type"], p.get("enum"), p.get("items")))
             if kept:
                 b.columns[name] = kept
@@ -399,6 +401,14 @@ def _bind(t: dict[str, Any], intent: Intent, target: str, entities: dict[str, Mi
         if e is not None:
             e.add(Column(b.target, "bool", "boolean"))
     return b
+
+
+def _filtered(lowered: str, op: str) -> str:
+    """The column a listing's ``<column>_filter`` parameter filters by (ArgoCD's
+    ``status_filter``), else the name as it is: a filter is no column of its own."""
+    if op in ("list", "count") and lowered.endswith("_filter") and len(lowered) > 7:
+        return lowered[:-7]
+    return lowered
 
 
 def _key_param(target: str, params: list[dict[str, Any]]) -> str:

@@ -179,6 +179,10 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
         return f"/srv/{noun.replace('_', '-')}s/{handle}"
     if last == "version":
         return f"{1 + i % 4}.{(i * 7) % 12}.{(i * 3) % 10}"
+    if last in ("revision", "commit") or lowered in ("commit_sha", "git_ref", "target_ref"):
+        # what a deploy pins: a branch, HEAD, a tag or a short commit
+        return ("HEAD", "main", f"v{1 + i % 4}.{(i * 7) % 12}.0",
+                f"{rng.getrandbits(28):07x}")[i % 4]
     if last in ("uuid", "guid", "uid"):
         return str(uuid.UUID(int=rng.getrandbits(128), version=4))
     if last in ("hex", "hash", "sha256", "sha", "sha1", "checksum", "digest", "etag", "md5"):

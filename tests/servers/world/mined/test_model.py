@@ -139,3 +139,16 @@ def test_a_ttl_is_one_of_the_values_dns_and_caches_use():
     assert column.kind == "int" and set(column.values) <= {1, 60, 300, 600, 1800, 3600, 86400}
     assert column_for("proxy_ttl", "integer", None, None).values == column.values
     assert column_for("total", "integer", None, None).values == ()
+
+
+def test_a_listings_filter_parameter_filters_by_its_column():
+    # ArgoCD's list_applications(project_filter, status_filter) seeded a "Compliance project
+    # filter" column on every application.
+    tools = [{"name": "list_applications", "source": "decorator",
+              "params": [_p("project_filter"), _p("status_filter")]},
+             {"name": "create_application", "source": "decorator",
+              "params": [_p("name", required=True), _p("project", required=True)]}]
+    model = build_model("argocd-mcp", tools)
+    listing = next(b for b in model.bindings if b.tool == "list_applications")
+    assert listing.columns == {"project_filter": "project", "status_filter": "status"}
+    assert not {"project_filter", "status_filter"} & set(model.entities["application"].columns)

@@ -19,6 +19,8 @@ def test_values_take_the_shape_the_column_name_says():
     assert re.fullmatch(r"[A-Z]{3}/[A-Z]{3}", _value("currency_pair"))
     assert _value("output_path").startswith("/data/invoices/")
     assert re.fullmatch(r"[a-z]+-[a-z]+", _value("workspace"))
+    for i in range(4):              # ArgoCD's target_revision was "Compliance target revision"
+        assert re.fullmatch(r"HEAD|main|v\d+\.\d+\.0|[0-9a-f]{7}", _value("target_revision", i))
 
 
 def test_only_a_requests_method_is_an_http_method():
