@@ -48,9 +48,10 @@ def server_prefix(names: list[str]) -> str:
     return ""
 
 
-# Words a tool name puts before its noun that a request would not say: list_my_announcements
-# lists announcements ("Find the my announcements" reads wrong), get_all_users gets users.
-_QUALIFIERS = frozenset({"my", "all"})
+# Words a tool name puts around its noun that a request would not say: list_my_announcements
+# lists announcements ("Find the my announcements" reads wrong), get_all_users gets users, and
+# create_page_rule_tool creates a page rule.
+_QUALIFIERS = frozenset({"my", "all", "tool"})
 
 
 def subject_words(rest: str) -> str:

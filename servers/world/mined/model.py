@@ -462,12 +462,43 @@ def _finish_entities(entities: dict[str, MinedEntity], bindings: list[Binding]) 
                                     for b in bindings) and any(b.entity == e.name and "status" in b.columns.values()
                                 for b in bindings):
             # A status the server sets freely, with no lifecycle verbs: a plain column.
-            e.columns["status"] = Column("status", "text", vocab=("open", "in progress", "done"))
+            e.columns["status"] = Column("status", "text", vocab=free_statuses(e.name))
         moves = [b for b in bindings if b.entity == e.name and b.op == "transition"]
         if moves or e.states:
             _lifecycle(e, moves)
         if e.person:
             e.count = 30
+
+
+# The states a kind of record is in where the server sets its status freely, by the record's
+# last word: a Google Ads campaign is enabled or paused, a Cloudflare zone active or pending;
+# only work items are open, in progress or done. Everything else is active or not.
+_STATUS_FAMILIES = (
+    (frozenset("task issue ticket todo story bug card subtask epic incident request "
+               "action_item item checklist milestone".split()), ("open", "in progress", "done")),
+    (frozenset("campaign ad ad_group adgroup keyword creative ad_set adset asset "
+               "audience".split()), ("enabled", "paused", "removed")),
+    (frozenset("order shipment delivery fulfillment".split()),
+     ("pending", "shipped", "delivered", "cancelled")),
+    (frozenset("invoice bill payment charge payout refund transaction".split()),
+     ("draft", "open", "paid", "void")),
+    (frozenset("post page article document doc draft note story_post entry blog "
+               "template".split()), ("draft", "published", "archived")),
+    (frozenset("run build deployment pipeline workflow_run execution task_run "
+               "backup export import sync".split()), ("queued", "running", "succeeded", "failed")),
+    (frozenset("zone domain server instance cluster node host service app application "
+               "database site endpoint website certificate".split()),
+     ("active", "pending", "disabled")),
+)
+
+
+def free_statuses(entity: str) -> tuple[str, ...]:
+    """The status values of an entity whose status no tool moves (a heuristic on its name)."""
+    last = entity.rsplit("_", 1)[-1]
+    for names, states in _STATUS_FAMILIES:
+        if entity in names or last in names:
+            return states
+    return ("active", "inactive", "archived")
 
 
 def _lifecycle(e: MinedEntity, moves: list[Binding]) -> None:

@@ -14,6 +14,7 @@ import json
 import random
 import re
 import sqlite3
+import zlib
 from typing import Any
 
 from agentworld.servers.envs._people import people
@@ -24,7 +25,7 @@ from agentworld.servers.world.entity_schema import EPOCH
 from .columns import PERSON_NOUNS, Column
 from .model import MinedEntity
 from .ops import Table, q
-from .text import SLUG_WORDS, THEMES, domain_label, network_value, plain_text
+from .text import SLUG_WORDS, SOFTWARE_NOUNS, THEMES, network_value, plain_text, shaped_label
 
 __all__ = ["table_ddl", "seed_tables", "KEY_POOL_SIZE"]
 
@@ -34,6 +35,11 @@ _ROLE_SLICES = 20
 _QUALIFIERS = ("quarterly", "annual", "onboarding", "regional", "pilot", "customer", "internal",
                "partner", "spring", "migration", "compliance", "launch", "renewal", "support",
                "platform", "retail", "field", "finance", "product", "growth")
+# Entities a company names: an ad account's or a vendor's row is "Siemens", not "Fjord retail
+# account".
+_NAMED_LIKE_COMPANIES = frozenset("account organization organisation org company vendor supplier "
+                                  "tenant partner advertiser merchant brand business employer "
+                                  "agency sponsor".split())
 _NOTES = ("Follow up with the owner before Friday.", "Waiting on sign-off from finance.",
           "Moved up after the last review.", "Needs a second pair of eyes.",
           "Blocked on the vendor's reply.", "Agreed in the weekly sync.",
@@ -109,6 +115,7 @@ class _Values:
         self.key_cols: list[Column] = []
         self.roles: dict[str, int] = {}
         self.issued: set[str] = set()      # key columns whose owning table is seeded
+        self.software = False              # the environment keeps clusters, repositories...
 
     def person(self, column: str, i: int, entity: str = ""):
         """Each role (customer, assignee, author: a column's name without _name/_email) draws
@@ -167,11 +174,21 @@ class _Values:
         if col.vocab:
             base = col.vocab[i % len(col.vocab)]
             return base if i < len(col.vocab) else f"{base} ({THEMES[i // len(col.vocab) % 40]})"
-        named = domain_label(e.name, i)
+        named = shaped_label(e.name, i, self.software)
         if named is not None:
             return named
+        if e.name in _NAMED_LIKE_COMPANIES:
+            return self.company(e.name, i)
         noun = e.name.replace("_", " ")
         return f"{THEMES[i % len(THEMES)]} {_QUALIFIERS[(i * 7) % len(_QUALIFIERS)]} {noun}"
+
+    def company(self, entity: str, i: int) -> str:
+        """Row ``i``'s company, distinct within the table, from a place in the listed
+        companies that the entity's name fixes (an advertiser's and a vendor's differ)."""
+        companies = pool("company", self.region.code)
+        start = zlib.crc32(entity.encode()) % len(companies)
+        name = companies[(start + i * 37) % len(companies)]
+        return name if i < len(companies) else f"{name} ({i // len(companies) + 1})"
 
     def value(self, e: MinedEntity, col: Column, i: int, role: int, ids) -> Any:
         rng = self.rng
@@ -502,6 +519,7 @@ def seed_tables(conn: sqlite3.Connection, order: list[Table], region: Region, se
     values = _Values(region, rng, seed)
     values.key_cols = [c for t in order for c in t.entity.columns.values() if c.kind == "key"]
     values.key_names = {c.name for c in values.key_cols}
+    values.software = any(t.entity.name in SOFTWARE_NOUNS for t in order)
     ids: dict[str, list[Any]] = {}
     born: dict[tuple[str, Any], dt.datetime] = {}
     rows_of: dict[str, dict[Any, dict[str, Any]]] = {}

@@ -14,7 +14,8 @@ import uuid
 
 from agentworld.servers.words import words
 
-__all__ = ["plain_text", "network_value", "domain_label", "SLUG_WORDS", "THEMES"]
+__all__ = ["plain_text", "network_value", "shaped_label", "SOFTWARE_NOUNS", "SLUG_WORDS",
+           "THEMES"]
 
 # Theme words for invented names: "Cedar quarterly report", handles like "cedar-finance".
 THEMES = ("Atlas", "Beacon", "Cedar", "Delta", "Ember", "Fjord", "Granite", "Harbor", "Iris",
@@ -78,11 +79,28 @@ _PORTS = ("22", "53", "80", "443", "3306", "5432", "6379", "8080", "8443", "9090
 _DNS_TYPES = ("A", "A", "AAAA", "CNAME", "MX", "TXT")
 _NAMED_BY_DOMAIN = frozenset({"zone", "domain", "dns_zone", "site", "website"})
 _NAMED_BY_HOST = frozenset({"dns_record", "host", "hostname", "subdomain"})
+_NAMED_LIKE_SERVICES = frozenset({"app", "service", "microservice", "deployment", "workload",
+                                  "function", "container", "worker"})
+# Named like services only beside what software runs on: a BambooHR application is a job
+# application, an ArgoCD one a service.
+_SERVICES_IN_SOFTWARE = frozenset({"application", "api"})
+SOFTWARE_NOUNS = frozenset({"cluster", "namespace", "pod", "deployment", "repository", "repo",
+                            "pipeline", "container", "image", "node", "build", "release",
+                            "environment", "workload", "helm_release"})
+_SERVICES = ("checkout", "payments", "search", "auth", "billing", "inventory", "notifications",
+             "catalog", "gateway", "reporting", "orders", "accounts")
+_SERVICE_ROLES = ("api", "web", "worker", "service", "frontend", "scheduler")
 
 
-def domain_label(entity: str, i: int) -> str | None:
-    """The name of row ``i`` of an entity that a domain or host name names (a Cloudflare zone
-    is ``cedar-finance.example.com``, not "Cedar quarterly zone"), or None."""
+def shaped_label(entity: str, i: int, software: bool = False) -> str | None:
+    """The name of row ``i`` where the entity's kind has a shape of its own: a Cloudflare zone
+    is ``cedar-finance.example.com`` and an ArgoCD application ``checkout-api``, not "Cedar
+    quarterly zone" or "Fjord retail application"; else None. ``software``: the environment
+    also keeps what software runs on (clusters, repositories; :data:`SOFTWARE_NOUNS`)."""
+    if entity in _NAMED_LIKE_SERVICES or software and entity in _SERVICES_IN_SOFTWARE:
+        base = f"{_SERVICES[i % len(_SERVICES)]}-{_SERVICE_ROLES[i // len(_SERVICES) % 6]}"
+        cycle = i // (len(_SERVICES) * len(_SERVICE_ROLES))
+        return base if not cycle else f"{base}-{cycle + 1}"
     if entity in _NAMED_BY_DOMAIN:
         area = _AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]
         return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{area}.example.com"

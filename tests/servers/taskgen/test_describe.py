@@ -34,12 +34,15 @@ def test_a_request_leaves_out_the_my_and_all_of_a_tool_name():
     # Canvas's list_my_announcements read "Find the my announcements".
     tools = [{"name": "list_my_announcements", "source": "decorator", "params": []},
              {"name": "get_all_statuses", "source": "decorator", "params": []},
+             {"name": "create_page_rule_tool", "source": "decorator",
+              "params": [_p("target", required=True)]},
              {"name": "create_announcement", "source": "decorator",
               "params": [_p("title", required=True), _p("confirmation_token", required=True)]}]
     env = compile_mined(record("lms-mcp", tools)).definition
     graph = ToolGraph.of(env.tools)
     assert graph.nodes["list_my_announcements"].noun == "announcement"
     assert graph.nodes["get_all_statuses"].noun == "status"
+    assert graph.nodes["create_page_rule_tool"].noun == "page_rule"
     chain = Chain([Step("list_my_announcements", {}, {}, {"announcements": [], "total": 0}),
                    Step("get_all_statuses", {}, {}, {"statuses": []}),
                    Step("create_announcement", {"title": "Exam moved",

@@ -152,3 +152,19 @@ def test_a_listings_filter_parameter_filters_by_its_column():
     listing = next(b for b in model.bindings if b.tool == "list_applications")
     assert listing.columns == {"project_filter": "project", "status_filter": "status"}
     assert not {"project_filter", "status_filter"} & set(model.entities["application"].columns)
+
+
+def test_a_freely_set_status_takes_values_of_the_records_kind():
+    # Google Ads campaigns were "in progress", BambooHR users "open".
+    from agentworld.servers.world.mined.model import free_statuses
+    assert free_statuses("campaign") == ("enabled", "paused", "removed")
+    assert free_statuses("ad_group") == ("enabled", "paused", "removed")
+    assert free_statuses("zone")[0] == "active"
+    assert free_statuses("task") == ("open", "in progress", "done")
+    assert "in progress" not in free_statuses("user")
+    tools = [{"name": "list_campaigns", "source": "decorator", "params": [_p("status")]},
+             {"name": "create_campaign", "source": "decorator",
+              "params": [_p("name", required=True), _p("status")]}]
+    model = build_model("ads-mcp", tools)
+    assert model.entities["campaign"].columns["status"].vocab == ("enabled", "paused",
+                                                                 "removed")

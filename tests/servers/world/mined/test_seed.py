@@ -1,4 +1,5 @@
 import datetime as dt
+import re
 import sqlite3
 
 from agentworld.servers.world.data import pool, region, regions
@@ -174,3 +175,22 @@ def test_an_event_lasts_part_of_a_day_and_is_held_in_a_city_of_the_region():
         assert r["location"] in cities
     shifts = conn.execute("SELECT * FROM shifts").fetchall()
     assert shifts and all(4 <= hours(r) <= 10 for r in shifts)
+
+
+def test_ad_accounts_are_companies_and_a_clusters_applications_are_services():
+    # google-ads had accounts named "Fjord retail account"; talkops-argocd applications
+    # "Fjord retail application".
+    tools = [{"name": "create_account", "source": "decorator",
+              "params": [_p("name", required=True)]},
+             {"name": "list_accounts", "source": "decorator", "params": []},
+             {"name": "create_application", "source": "decorator",
+              "params": [_p("name", required=True), _p("cluster_id", required=True)]},
+             {"name": "create_cluster", "source": "decorator",
+              "params": [_p("name", required=True)]}]
+    conn = _seeded(tools)
+    companies = set(pool("company", regions()[0]))
+    accounts = [r[0] for r in conn.execute("SELECT name FROM accounts")]
+    assert accounts and set(accounts) <= companies and len(set(accounts)) == len(accounts)
+    apps = [r[0] for r in conn.execute("SELECT name FROM applications")]
+    assert apps and all(re.fullmatch(r"[a-z]+-[a-z]+(-\d+)?", a) for a in apps)
+    assert len(set(apps)) == len(apps)

@@ -3,7 +3,7 @@ import random
 import re
 
 from agentworld.servers.world.mined.seed import KEY_POOL_SIZE, _text_keys
-from agentworld.servers.world.mined.text import domain_label, network_value, plain_text
+from agentworld.servers.world.mined.text import network_value, plain_text, shaped_label
 
 
 def _value(column, i=3):
@@ -65,11 +65,14 @@ def test_network_columns_hold_addresses_from_reserved_ranges_and_example_names()
 def test_a_zone_is_named_by_a_domain_and_a_dns_record_holds_a_type_and_an_address():
     # cloudflare-crunchtools had zone "Delta annual zone", record type "standard" and content
     # "Follow up with the owner before Friday.".
-    zones = [domain_label("zone", i) for i in range(100)]
+    zones = [shaped_label("zone", i) for i in range(100)]
     assert len(set(zones)) == 100 and all(z.endswith(".example.com") for z in zones)
-    hosts = [domain_label("dns_record", i) for i in range(100)]
+    hosts = [shaped_label("dns_record", i) for i in range(100)]
     assert len(set(hosts)) == 100 and all(h.count(".") == 3 for h in hosts)
-    assert domain_label("invoice", 3) is None and domain_label("record", 3) is None
+    assert shaped_label("invoice", 3) is None and shaped_label("record", 3) is None
+    assert shaped_label("application", 0) is None          # a job application, say
+    apps = [shaped_label("application", i, software=True) for i in range(200)]
+    assert len(set(apps)) == 200 and apps[0] == "checkout-api" and "-" in apps[150]
     assert {network_value("type", "dns_record", i) for i in range(6)} <= {
         "A", "AAAA", "CNAME", "MX", "TXT"}
     for i in range(12):             # a row's content is what its type holds
