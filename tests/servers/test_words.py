@@ -26,7 +26,8 @@ def test_a_plural_becomes_its_singular(plural, one):
 
 
 @pytest.mark.parametrize("word", ["status", "address", "alias", "analysis", "news", "series",
-                                  "species", "data", "tos", "ids", "https", "macos", "campus", "famous", "issue"])
+                                  "species", "data", "tos", "ids", "https", "macos",
+                                  "campus", "famous", "issue"])
 def test_a_word_that_is_no_plural_is_left_alone(word):
     assert singular(word) == word
 
