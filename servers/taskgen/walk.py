@@ -122,10 +122,13 @@ class Binder:
             # The tool's own table first: a custom metric's display name is not a custom
             # dimension's, though both tables have the column and "dimensions" sorts first.
             own = _table_for(node.noun, self.tables)
+            # update_budget(new_amount_micros) sets amount_micros: a value of that column
+            names = [param] + ([param[4:]] if param.startswith("new_") else [])
             for candidate in ([own] if own else []) + sorted(self.tables - {own}):
                 cols = {r[1] for r in db.execute(f'PRAGMA table_info("{candidate}")')}
-                if param in cols:
-                    table, column = candidate, param
+                column = next((n for n in names if n in cols), None)
+                if column is not None:
+                    table = candidate
                     break
         if table is None:
             return None

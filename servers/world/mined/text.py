@@ -195,6 +195,11 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
         return name if "name" in last else f"/data/{noun.replace('_', '-')}s/{name}"
     if last in ("directory", "dir"):
         return f"/srv/{noun.replace('_', '-')}s/{handle}"
+    if last in ("url", "uri", "link", "href"):
+        # a URL that names a row (delete_repository(repo_url)) is a URL, distinct per row
+        if set(parts) & {"repo", "repository", "git", "clone"}:
+            return f"https://git.example.com/{_AREAS[i % len(_AREAS)]}/{handle}.git"
+        return f"https://{noun.replace('_', '-')}s.example.com/{handle}"
     if last == "version":
         return f"{1 + i % 4}.{(i * 7) % 12}.{(i * 3) % 10}"
     if last in ("revision", "commit") or lowered in ("commit_sha", "git_ref", "target_ref"):

@@ -91,3 +91,27 @@ def test_a_walk_sets_call_switches_only_when_required_and_so_the_work_happens():
             assert args["dry_run"] is False and args["confirm"] is True
     finally:
         session.close()
+
+
+BUDGET_TOOLS = [
+    {"name": "list_budgets", "source": "decorator", "params": []},
+    {"name": "create_budget", "source": "decorator",
+     "params": [_p("name", required=True), _p("amount_micros", "integer", True)]},
+    {"name": "update_budget", "source": "decorator",
+     "params": [_p("budget_id", required=True), _p("new_amount_micros", "integer", True)]},
+]
+
+
+def test_a_new_value_comes_from_the_column_it_sets():
+    # Google Ads' update_budget(new_amount_micros) asked for "new amount micros 11".
+    env = Environment(compile_mined(record("ads-mcp", BUDGET_TOOLS)).definition)
+    graph = ToolGraph.of(env.tools)
+    session = Session(env, seed=0)
+    try:
+        seeded = {r[0] for r in session.db.execute("SELECT amount_micros FROM budgets")}
+        args, sources = Binder(session, random.Random(0)).bind(graph.nodes["update_budget"], [])
+        assert args["new_amount_micros"] in seeded and sources["new_amount_micros"] == \
+            "db:budgets"
+        assert args["new_amount_micros"] >= 5_000_000
+    finally:
+        session.close()

@@ -92,6 +92,15 @@ def test_an_unknown_name_gets_its_own_phrase_never_a_row_name():
     assert value.endswith("usecase") and value.split()[0].istitle()
 
 
+def test_a_url_key_is_a_url_and_a_repositorys_one_a_git_url():
+    # talkops-argocd deleted repository "atlas-repo-url-2".
+    keys = _text_keys("repo_url", random.Random(0))
+    assert len(set(keys)) == KEY_POOL_SIZE
+    assert all(re.fullmatch(r"https://git\.example\.com/[a-z]+/[a-z]+-[a-z]+\.git", k)
+               for k in keys)
+    assert all(k.startswith("https://") for k in _text_keys("webhook_url", random.Random(0)))
+
+
 def test_key_pools_are_distinct_within_and_across_columns():
     pools = {c: _text_keys(c, random.Random(c)) for c in ("role_name", "capability_name",
                                                          "version", "uid", "currency_pair")}
