@@ -323,7 +323,9 @@ def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dic
                         micro_batch_prompts=args.micro_batch_prompts,
                         iterations=args.grpo_iterations, learning_rate=args.grpo_lr,
                         temperature=args.grpo_temperature, save=False,
-                        use_cpu=args.device == "cpu", beta=args.grpo_beta, seed=args.seed)
+                        use_cpu=args.device == "cpu", beta=args.grpo_beta, seed=args.seed,
+                        groups={t.label: _kind(t) for t in tasks} if args.grpo_draw_floor
+                        else None, group_floor=args.grpo_draw_floor)
     run = train_grpo(model, tokenizer, tasks, url, cfg,
                      log=lambda p: print("  grpo", json.dumps(p), flush=True))
     report = {"steps": args.grpo_steps, "num_generations": args.generations,
@@ -331,6 +333,7 @@ def run_grpo(sft_dir, tasks, url, args, work: Path) -> tuple[object, object, dic
               "micro_batch_prompts": args.micro_batch_prompts,
               "iterations": args.grpo_iterations, "learning_rate": args.grpo_lr,
               "beta": args.grpo_beta, "temperature": args.grpo_temperature,
+              "draw_floor": args.grpo_draw_floor,
               "seconds": round(run.seconds, 1),
               "max_completion_length": run.max_completion_length, "curve": run.curve,
               "zero_variance_per_call": run.zero_variance,
@@ -521,6 +524,11 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--grpo-kind-floor", type=float, default=0.0,
                    help="with kind-failure weights, the share of draws every kind gets before "
                         "the odds share out the rest (0 to 1/kinds)")
+    # The list's floor did not reach the rollouts: the sampler's cooldown skipped the kind
+    # the policy was failing (docs/training.md, the floor run). This one is the sampler's.
+    p.add_argument("--grpo-draw-floor", type=float, default=0.0,
+                   help="the share of GRPO's draws every kind gets at least, cooling down or "
+                        "not (0 to 1)")
     # On (seed 0, with kind-failure weights), 10 "set" prompts held 60 of 84 draw entries, 7 of
     # them never solved: GRPO forgot the other kinds and the GRPO arm fell from 100 / 70 to
     # 55 / 55 (docs/training.md). Off by default; kept to rerun that.
@@ -536,6 +544,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         p.error("--grpo-temperature must be above 0 and finite: GRPO needs sampled rollouts")
     if not 0 <= args.grpo_kind_floor <= 1:
         p.error("--grpo-kind-floor must be a share from 0 to 1")
+    if not 0 <= args.grpo_draw_floor <= 1:
+        p.error("--grpo-draw-floor must be a share from 0 to 1")
     if args.smoke:
         args.train_stride, args.held_out, args.catalog_per_env = 8, 1, 1
         args.samples, args.sft_epochs, args.grpo_steps = 1, 1, 1

@@ -208,6 +208,10 @@ class GRPORunConfig:
     dynamic_filtering: bool = True
     filter_cooldown: int = 4
     skip_flat_steps: bool = True        # no optimizer step when every group is flat (beta 0)
+    # With dynamic filtering: a group per task label (its kind, say) and the share of draws
+    # each group gets at least, cooling down or not (``grpo_sampler.FilteredSampler``).
+    groups: dict[str, str] | None = None
+    group_floor: float = 0.0
     seed: int = 0
     use_cpu: bool = True
     save: bool = True
@@ -219,6 +223,8 @@ class GRPORunConfig:
                              f"({self.prompts_per_step})")
         if self.iterations < 1:
             raise ValueError(f"iterations ({self.iterations}) must be at least 1")
+        if self.group_floor and not (self.dynamic_filtering and self.groups):
+            raise ValueError("group_floor needs dynamic_filtering and groups")
 
 
 @dataclass
@@ -342,7 +348,9 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun):
                 dataset["label"], mini_repeat_count=self.num_generations,
                 batch_size=self.args.generation_batch_size // self.num_generations,
                 repeat_count=self.num_iterations * self.args.steps_per_generation,
-                flat=reward.flat_labels, cooldown=cfg.filter_cooldown, seed=self.args.seed)
+                flat=reward.flat_labels, cooldown=cfg.filter_cooldown, seed=self.args.seed,
+                groups=[cfg.groups.get(label, label) for label in dataset["label"]]
+                if cfg.groups else None, group_floor=cfg.group_floor)
     return FilteredGRPOTrainer if cfg.dynamic_filtering else HubGRPOTrainer
 
 

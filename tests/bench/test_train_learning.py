@@ -211,10 +211,13 @@ def test_a_kind_floor_gives_every_kind_its_share_before_the_odds_share_the_rest(
 
 
 def test_a_kind_floor_outside_0_to_1_is_refused(capsys):
-    for bad in ("-0.1", "1.5", "nan"):
-        with pytest.raises(SystemExit):
-            _args(["--grpo-kind-floor", bad])
-        assert "--grpo-kind-floor" in capsys.readouterr().err
+    for flag in ("--grpo-kind-floor", "--grpo-draw-floor"):
+        for bad in ("-0.1", "1.5", "nan"):
+            with pytest.raises(SystemExit):
+                _args([flag, bad])
+            assert flag in capsys.readouterr().err
+    assert _args([]).grpo_draw_floor == 0.0 and _args(["--grpo-draw-floor", "0.15"]
+                                                      ).grpo_draw_floor == 0.15
 
 
 def test_unsolved_prompts_are_kept_only_for_kinds_mixed_in_another_wording():

@@ -232,3 +232,49 @@ def test_a_rollout_ends_at_its_submit_call():
     # No submit: nothing to cut.
     assert cut_after_submit(messages[:2], ids[:4], mask[:4]) == (messages[:2], ids[:4],
                                                                   mask[:4], None)
+
+
+def test_a_group_floor_draws_every_group_its_share_even_while_it_cools_down():
+    from collections import Counter
+
+    from agentworld.trainer.grpo_sampler import FilteredSampler
+
+    labels = [f"set-{i}" for i in range(8)] + ["complete-0", "complete-1", "add-0", "add-1"]
+    groups = [label.split("-")[0] for label in labels]
+    flat = {"complete-0": 0, "complete-1": 0}          # "complete" failed: cooling for good
+    plain = FilteredSampler(labels, mini_repeat_count=1, batch_size=2, repeat_count=1,
+                            flat=flat, cooldown=4, seed=0)
+    floored = FilteredSampler(labels, mini_repeat_count=1, batch_size=2, repeat_count=1,
+                              flat=flat, cooldown=4, seed=0, groups=groups, group_floor=0.2)
+
+    def draws(sampler, chunks=12):
+        return Counter(groups[i] for _ in range(chunks) for i in sampler._chunk())
+
+    assert draws(plain)["complete"] == 0
+    counted = draws(floored)
+    assert counted["complete"] >= 0.2 * 24 and counted["add"] >= 0.2 * 24
+    assert counted["set"] >= 24 - 2 * 0.2 * 24 - 2      # the rest still goes where it went
+    # Every chunk holds distinct prompts, and the layout TRL expects is kept.
+    assert all(len(set(floored._chunk())) == 2 for _ in range(20))
+    assert len(list(floored)) == len(floored)
+
+
+def test_a_group_floor_is_refused_when_it_cannot_mean_anything():
+    from agentworld.trainer.grpo_sampler import FilteredSampler
+
+    common = dict(mini_repeat_count=1, batch_size=1, repeat_count=1, flat={})
+    with pytest.raises(ValueError, match="groups"):
+        FilteredSampler(["a", "b"], groups=["x"], group_floor=0.5, **common)
+    with pytest.raises(ValueError, match="group_floor"):
+        FilteredSampler(["a", "b"], groups=["x", "y"], group_floor=1.5, **common)
+
+
+def test_a_group_floor_needs_groups_and_the_filtered_sampler():
+    from agentworld.trainer.trl_backend import GRPORunConfig
+
+    GRPORunConfig(output_dir="x", groups={"a": "k"}, group_floor=0.2)
+    with pytest.raises(ValueError, match="group_floor"):
+        GRPORunConfig(output_dir="x", group_floor=0.2)
+    with pytest.raises(ValueError, match="group_floor"):
+        GRPORunConfig(output_dir="x", groups={"a": "k"}, group_floor=0.2,
+                      dynamic_filtering=False)
