@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 import random
 import re
 import sqlite3
@@ -187,7 +188,8 @@ class _Values:
         companies that the entity's name fixes (an advertiser's and a vendor's differ)."""
         companies = pool("company", self.region.code)
         start = zlib.crc32(entity.encode()) % len(companies)
-        name = companies[(start + i * 37) % len(companies)]
+        stride = next(k for k in range(37, 10**6, 2) if math.gcd(k, len(companies)) == 1)
+        name = companies[(start + i * stride) % len(companies)]
         return name if i < len(companies) else f"{name} ({i // len(companies) + 1})"
 
     def value(self, e: MinedEntity, col: Column, i: int, role: int, ids) -> Any:
