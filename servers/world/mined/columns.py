@@ -117,11 +117,12 @@ def is_option(name: str) -> bool:
 
 
 _CREDENTIALS = frozenset("session_id sessionid auth_token access_token api_key apikey token "
-                         "api_token bearer_token password secret client_secret".split())
+                         "api_token bearer_token password secret client_secret idempotency_key "
+                         "nonce otp captcha".split())
 
 
 def is_credential(name: str) -> bool:
-    """A secret or a one-call proof (``api_key``, ``confirmation_token``, ``csrf_token``): the
+    """A secret or a one-call proof (``api_key``, ``confirmation_token``, ``idempotency_key``): the
     server takes it, a person asking for the work would never state it. ``page_token`` and
     ``next_token`` are paging, not credentials."""
     lowered = name.lower()

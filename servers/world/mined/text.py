@@ -65,6 +65,10 @@ _HTTP_METHOD_COLUMNS = frozenset({"method", "http_method", "request_method",
                                   "http_verb"})
 _CURRENCIES = ("EUR", "USD", "GBP", "JPY", "CHF", "AUD", "CAD", "SEK")
 _FILE_EXT = ("pdf", "csv", "json", "md", "xlsx", "png")
+# The extension a file's column or entity names: an Excel upload's path ends in .xlsx.
+_EXT_OF = {"excel": "xlsx", "xlsx": "xlsx", "spreadsheet": "xlsx", "csv": "csv", "pdf": "pdf",
+           "image": "png", "png": "png", "photo": "jpg", "jpg": "jpg", "json": "json",
+           "markdown": "md", "video": "mp4", "audio": "mp3", "word": "docx", "docx": "docx"}
 # Column words naming a thing referred to by a short lowercase handle (a workspace, a repo).
 _HANDLES = frozenset("workspace repo repository project site sitename app service account alias "
                      "node storage dataset database db bucket channel queue topic host cluster "
@@ -191,7 +195,8 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
         stem = f"{handle}-{noun.replace('_', '-')}"
         if "dir" in lowered or "folder" in lowered:
             return f"/srv/{noun.replace('_', '-')}s/{handle}"
-        name = f"{stem}.{_FILE_EXT[i % len(_FILE_EXT)]}"
+        said = [_EXT_OF[w] for w in [*parts, *words(noun)] if w in _EXT_OF]
+        name = f"{stem}.{said[0] if said else _FILE_EXT[i % len(_FILE_EXT)]}"
         return name if "name" in last else f"/data/{noun.replace('_', '-')}s/{name}"
     if last in ("directory", "dir"):
         return f"/srv/{noun.replace('_', '-')}s/{handle}"
@@ -200,6 +205,9 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
         if set(parts) & {"repo", "repository", "git", "clone"}:
             return f"https://git.example.com/{_AREAS[i % len(_AREAS)]}/{handle}.git"
         return f"https://{noun.replace('_', '-')}s.example.com/{handle}"
+    if last == "range" and not set(parts) & {"date", "time", "price", "age", "ip", "port"}:
+        # a spreadsheet range in A1 notation (Google Sheets' range, data_range)
+        return f"A{1 + i % 5}:{'DEFGH'[i % 5]}{20 + i * 3}"
     if last == "version":
         return f"{1 + i % 4}.{(i * 7) % 12}.{(i * 3) % 10}"
     if last in ("revision", "commit") or lowered in ("commit_sha", "git_ref", "target_ref"):

@@ -124,11 +124,13 @@ def test_a_calls_token_is_an_option_but_a_page_token_still_pages():
              {"name": "list_announcements", "source": "decorator",
               "params": [_p("course_id"), _p("page_token"), _p("csrf_token")]},
              {"name": "create_announcement", "source": "decorator",
-              "params": [_p("course_id", required=True), _p("title", required=True)]}]
+              "params": [_p("course_id", required=True), _p("title", required=True),
+                         _p("idempotency_key")]}]
     model = build_model("canvas-lms", tools)
     by_tool = {b.tool: b for b in model.bindings}
     assert "confirmation_token" in by_tool["delete_announcement"].options
     assert "csrf_token" in by_tool["list_announcements"].options
+    assert "idempotency_key" in by_tool["create_announcement"].options  # chatgpt-ads
     assert by_tool["list_announcements"].paging == {"page_token": "cursor"}
     assert {"confirmation_token", "csrf_token", "page_token"}.isdisjoint(
         model.entities["announcement"].columns)

@@ -92,6 +92,14 @@ def test_an_unknown_name_gets_its_own_phrase_never_a_row_name():
     assert value.endswith("usecase") and value.split()[0].istitle()
 
 
+def test_a_range_is_in_a1_notation_and_a_files_extension_is_the_one_it_names():
+    # google-sheets-extended merged range "Platform range" and uploaded an Excel ".png".
+    assert re.fullmatch(r"A\d:[D-H]\d+", _value("data_range"))
+    assert not re.fullmatch(r"A\d:[D-H]\d+", _value("date_range"))
+    assert plain_text("file_path", "excel", 3, random.Random(0)).endswith(".xlsx")
+    assert _value("image_path").endswith(".png") and _value("csv_file").endswith(".csv")
+
+
 def test_a_url_key_is_a_url_and_a_repositorys_one_a_git_url():
     # talkops-argocd deleted repository "atlas-repo-url-2".
     keys = _text_keys("repo_url", random.Random(0))
