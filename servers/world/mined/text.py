@@ -78,8 +78,6 @@ _HANDLES = frozenset("workspace repo repository project site sitename app servic
 
 _INTERFACES = ("lan", "wan", "eth0", "eth1", "igb0", "igb1", "vlan10", "vlan20", "opt1", "wg0")
 _PORTS = ("22", "53", "80", "443", "3306", "5432", "6379", "8080", "8443", "9090")
-
-
 _DNS_TYPES = ("A", "A", "AAAA", "CNAME", "MX", "TXT")
 _NAMED_BY_DOMAIN = frozenset({"zone", "domain", "dns_zone", "site", "website"})
 _NAMED_BY_HOST = frozenset({"dns_record", "host", "hostname", "subdomain"})
@@ -96,6 +94,19 @@ _SERVICES = ("checkout", "payments", "search", "auth", "billing", "inventory", "
 _SERVICE_ROLES = ("api", "web", "worker", "service", "frontend", "scheduler")
 
 
+def _domain(i: int) -> str:
+    area = _AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]
+    return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{area}.example.com"
+
+
+def _public_ip(i: int) -> str:
+    return f"{('203.0.113', '198.51.100')[i % 2]}.{10 + i * 7 % 240}"
+
+
+def _ipv6(i: int) -> str:
+    return f"2001:db8:{i % 16:x}::{10 + i * 7 % 240:x}"
+
+
 def shaped_label(entity: str, i: int, software: bool = False) -> str | None:
     """The name of row ``i`` where the entity's kind has a shape of its own: a Cloudflare zone
     is ``cedar-finance.example.com`` and an ArgoCD application ``checkout-api``, not "Cedar
@@ -106,8 +117,7 @@ def shaped_label(entity: str, i: int, software: bool = False) -> str | None:
         cycle = i // (len(_SERVICES) * len(_SERVICE_ROLES))
         return base if not cycle else f"{base}-{cycle + 1}"
     if entity in _NAMED_BY_DOMAIN:
-        area = _AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]
-        return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{area}.example.com"
+        return _domain(i)
     if entity in _NAMED_BY_HOST:
         sub = ("www", "api", "mail", "app", "cdn", "vpn", "status", "docs")[i % 8]
         return f"{sub}.{SLUG_WORDS[i // 8 % len(SLUG_WORDS)]}.example.com"
@@ -124,10 +134,8 @@ def network_value(column: str, entity: str, i: int) -> str | None:
             return _DNS_TYPES[i % len(_DNS_TYPES)]
         if last in ("content", "value", "data", "target"):
             # What the row's type (same index) holds: an A record an address, an MX a host.
-            kind, host = _DNS_TYPES[i % len(_DNS_TYPES)], 10 + i * 7 % 240
-            site = f"{SLUG_WORDS[i % len(SLUG_WORDS)]}.example.com"
-            return {"A": f"{('203.0.113', '198.51.100')[i % 2]}.{host}",
-                    "AAAA": f"2001:db8:{i % 16:x}::{host:x}", "CNAME": f"edge.{site}",
+            kind, site = _DNS_TYPES[i % len(_DNS_TYPES)], _domain(i)
+            return {"A": _public_ip(i), "AAAA": _ipv6(i), "CNAME": f"edge.{site}",
                     "MX": f"mail.{site}", "TXT": "v=spf1 include:_spf.example.com ~all"}[kind]
     return _network_value(parts, i)
 
@@ -138,17 +146,16 @@ def _network_value(parts: list[str], i: int) -> str | None:
     under example domains (RFC 2606), so nothing seeded is anyone's real host."""
     last = parts[-1] if parts else ""
     words_ = set(parts)
-    host = 10 + i * 7 % 240
     if last in ("ipv6", "ip6") or {"ipv6", "ip6"} & words_ and last in ("address", "addr"):
-        return f"2001:db8:{i % 16:x}::{host:x}"
+        return _ipv6(i)
     if last in ("cidr", "subnet", "subnets", "netmask_cidr") or last == "network" and (
             words_ & {"ip", "vpc", "lan", "wan", "local", "private"}):
         return f"10.{20 + i % 40}.{i * 3 % 16 * 16}.0/{(24, 24, 22, 20)[i % 4]}"
     if last in ("ip", "ipv4", "ipaddr", "ip4") or "ip" in words_ and last in (
             "address", "addr") or last == "gateway" and not words_ & {"payment", "api", "sms"}:
         if words_ & {"external", "public", "wan", "remote", "peer", "source", "src"}:
-            return f"{('203.0.113', '198.51.100')[i % 2]}.{host}"
-        return f"10.{i % 8}.{i * 5 % 32}.{1 if last == 'gateway' else host}"
+            return _public_ip(i)
+        return f"10.{i % 8}.{i * 5 % 32}.{1 if last == 'gateway' else 10 + i * 7 % 240}"
     if last == "mac" or "mac" in words_ and last in ("address", "addr"):
         return f"52:54:00:{(i * 37 + 18) % 256:02x}:{(i * 11 + 52) % 256:02x}:{i % 256:02x}"
     if last in ("interface", "iface", "nic"):
@@ -161,8 +168,7 @@ def _network_value(parts: list[str], i: int) -> str | None:
         return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{1 + i // len(SLUG_WORDS):02d}.example.net"
     if last == "domain" and not words_ & {"business", "knowledge", "subject"} or (
             last == "zone" and "dns" in words_):
-        area = _AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]
-        return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{area}.example.com"
+        return _domain(i)
     return None
 
 
