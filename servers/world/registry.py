@@ -25,7 +25,7 @@ __all__ = ["world_cards", "world_ids", "pack_cards", "card_for", "mined_quota", 
 # Bumped whenever the compiler's output for the same card changes (invalidates cached templates).
 ENGINE_VERSION = "1"
 # Bumped whenever the mined compiler's output for the same record changes.
-MINED_ENGINE_VERSION = "12"
+MINED_ENGINE_VERSION = "13"
 WORLD_INDEX = DATA_DIR / "world.json"
 
 _lock = threading.Lock()

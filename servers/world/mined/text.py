@@ -81,6 +81,10 @@ _PORTS = ("22", "53", "80", "443", "3306", "5432", "6379", "8080", "8443", "9090
 _DNS_TYPES = ("A", "A", "AAAA", "CNAME", "MX", "TXT")
 _NAMED_BY_DOMAIN = frozenset({"zone", "domain", "dns_zone", "site", "website"})
 _NAMED_BY_HOST = frozenset({"dns_record", "host", "hostname", "subdomain"})
+# Named as Kubernetes, clouds and git name them, by the handles other tables refer to them by
+# (a k8s namespace "lumen-platform", not "Granite onboarding namespace"). Not a node, topic,
+# queue or branch: a graph's, a forum's, a support desk's and a bank's are named otherwise.
+_NAMED_BY_HANDLE = frozenset({"namespace", "pod", "cluster", "bucket", "repository", "repo"})
 _NAMED_LIKE_SERVICES = frozenset({"app", "service", "microservice", "deployment", "workload",
                                   "function", "container", "worker"})
 # Named like services only beside what software runs on: a BambooHR application is a job
@@ -94,9 +98,13 @@ _SERVICES = ("checkout", "payments", "search", "auth", "billing", "inventory", "
 _SERVICE_ROLES = ("api", "web", "worker", "service", "frontend", "scheduler")
 
 
+def _handle(i: int) -> str:
+    """Row ``i``'s short lowercase handle (``cedar-finance``), distinct for 200 rows."""
+    return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{_AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]}"
+
+
 def _domain(i: int) -> str:
-    area = _AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]
-    return f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{area}.example.com"
+    return f"{_handle(i)}.example.com"
 
 
 def _public_ip(i: int) -> str:
@@ -118,6 +126,8 @@ def shaped_label(entity: str, i: int, software: bool = False) -> str | None:
         return base if not cycle else f"{base}-{cycle + 1}"
     if entity in _NAMED_BY_DOMAIN:
         return _domain(i)
+    if entity in _NAMED_BY_HANDLE:
+        return _handle(i)
     if entity in _NAMED_BY_HOST:
         sub = ("www", "api", "mail", "app", "cdn", "vpn", "status", "docs")[i % 8]
         return f"{sub}.{SLUG_WORDS[i // 8 % len(SLUG_WORDS)]}.example.com"
@@ -177,7 +187,7 @@ def plain_text(column: str, noun: str, i: int, rng: random.Random) -> str:
     lowered = column.lower()
     parts = words(column)
     last = parts[-1] if parts else lowered
-    handle = f"{SLUG_WORDS[i % len(SLUG_WORDS)]}-{_AREAS[(i + i // len(SLUG_WORDS)) % len(_AREAS)]}"
+    handle = _handle(i)
     if last == "pair" or lowered in ("symbol_pair", "fx_pair"):
         base, quote = _CURRENCIES[i % len(_CURRENCIES)], _CURRENCIES[(i // len(_CURRENCIES) + 1
                                                                       + i) % len(_CURRENCIES)]

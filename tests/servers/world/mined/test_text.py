@@ -70,6 +70,10 @@ def test_a_zone_is_named_by_a_domain_and_a_dns_record_holds_a_type_and_an_addres
     hosts = [shaped_label("dns_record", i) for i in range(100)]
     assert len(set(hosts)) == 100 and all(h.count(".") == 3 for h in hosts)
     assert shaped_label("invoice", 3) is None and shaped_label("record", 3) is None
+    namespaces = [shaped_label("namespace", i) for i in range(200)]   # k8s: DNS-1123 labels
+    assert len(set(namespaces)) == 200 and all(re.fullmatch(r"[a-z]+-[a-z]+", n)
+                                               for n in namespaces)
+    assert namespaces[3] == plain_text("namespace", "pod", 3, random.Random(0))
     assert shaped_label("application", 0) is None          # a job application, say
     apps = [shaped_label("application", i, software=True) for i in range(200)]
     assert len(set(apps)) == 200 and apps[0] == "checkout-api" and "-" in apps[150]
