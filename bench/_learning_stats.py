@@ -59,12 +59,13 @@ def _play(model, tokenizer, tasks, url, *, temperature: float, max_new_tokens: i
 
 def evaluate_arm(model, tokenizer, groups: dict[str, list], url: str, *, samples: int,
                  temperature: float, max_new_tokens: int, max_length: int,
-                 name: str, batch: int = 16, seed: int = 0) -> dict[str, Any]:
+                 name: str, batch: int = 32, seed: int = 0) -> dict[str, Any]:
     """Per group: greedy success (Wilson interval over tasks), sampled success (``samples``
     episodes a task at ``temperature``; bootstrap interval over tasks of the per-task rate),
     and the per-task rates (for paired comparisons between arms). Every group's tasks are
     played together, ``batch`` episodes at a time, so the local model batches across groups
-    (on two cores a batch of 16 evaluated an arm 1.4 times as fast as 8). Sampling is seeded
+    (on two cores a batch of 16 evaluated an arm 1.4 times as fast as 8, and 32 1.09 times as
+    fast as 16: 197 s against 214 s, the same scores). Sampling is seeded
     by ``seed``: arms draw the same random numbers for the same requests."""
     started = time.perf_counter()
     tasks = [t for ts in groups.values() for t in ts]

@@ -459,7 +459,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--catalog-view", default="compact:5")
     p.add_argument("--samples", type=int, default=4, help="sampled episodes per task")
     p.add_argument("--temperature", type=float, default=0.7)
-    p.add_argument("--eval-batch", type=int, default=16, help="episodes played at once")
+    p.add_argument("--eval-batch", type=int, default=32, help="episodes played at once")
     # Two epochs at 5e-5 solved 80% of the held-out bench tasks greedily and left GRPO groups
     # that all scored 1 (entropy 0.01). At 3e-5 (docs/training.md), after one epoch GRPO gained
     # most over SFT, but extra SFT gained more by finishing it and beat GRPO in every run; after

@@ -14,7 +14,8 @@ for OpenRLHF and evaluation. ``max_completion_length`` (replies and tool results
 budget measured from the tasks' reference solutions (``budget.py``). With ``dynamic_filtering``
 the prompts whose last group of rollouts all scored the same (no advantage, no gradient) are
 set aside for a while, so steps are spent on groups with mixed rewards. Rollouts are generated
-with the shared prompt prefix encoded once per optimizer step (``prefix_cache.py``).
+with the shared prompt prefix encoded once per optimizer step (``prefix_cache.py``), and
+log-probabilities are computed over the completion only (``scored_positions.py``).
 """
 
 from __future__ import annotations
@@ -402,6 +403,7 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
 
     from .budget import completion_budget
     from .prefix_cache import prefix_cached_generate
+    from .scored_positions import completion_positions_only
 
     rows = [{"prompt": r["prompt"], "label": r["label"], "environment": r["environment"]}
             for r in task_rows(tasks)]
@@ -418,7 +420,7 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
         environment_factory=environment_factories(tasks, hub_url=hub_url, token=token))
     started = time.perf_counter()
     pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
-    with prefix_cached_generate(trainer.model, pad_token_id=pad):
+    with prefix_cached_generate(trainer.model, pad_token_id=pad), completion_positions_only():
         trainer.train()
     run.seconds = time.perf_counter() - started
     if log:
