@@ -223,12 +223,16 @@ def _stock_verifier(sku: str, quantity: int):
 
 def _price_verifier(price: str):
     """The answer is the price: "5.50", "5.5", "$5.50" and "SKU-121 costs 5.50" all pass; another
-    amount, or a reply with two amounts in it, does not."""
+    amount, or a reply with two amounts in it, does not. A question changes nothing: GRPO from
+    a model that had just learnt "set" answered price questions by calling ``set_stock`` (which
+    returns the product, price included) and was paid for it while overwriting the stock."""
     def verify(run: VerifierInput) -> Verdict:
         text = re.sub(r"SKU-\d+", "", (run.answer or "").replace(",", ""))
         amounts = re.findall(r"\d+(?:\.\d+)?", text)
         ok = len(amounts) == 1 and Decimal(amounts[0]) == Decimal(price)
-        return Verdict.from_checks({"answer": ok})
+        sql = "SELECT sku, name, price, stock FROM products ORDER BY sku"
+        unchanged = run.final.execute(sql).fetchall() == run.initial.execute(sql).fetchall()
+        return Verdict.from_checks({"answer": ok, "nothing changed": unchanged})
     return verify
 
 

@@ -83,3 +83,25 @@ def test_a_price_answer_passes_in_any_equivalent_form_and_fails_otherwise():
         finally:
             episode.close()
         assert (reward == 1.0) is passes, answer
+
+
+def test_a_price_answer_after_a_write_fails():
+    """The right price read off ``set_stock``'s result is not an answer to a question: the
+    write changed the stock (a trained policy did exactly this and was rewarded)."""
+    from agentworld.hub.episode import Episode
+
+    catalog = Catalog(modules={})
+    catalog.add(DEFINITIONS[1])
+    env = catalog.load("stock")
+    task = next(t for t in DEFINITIONS[1].tasks if t.id == "price-SKU-121")
+    for calls, passes in (([("get_product", {"sku": "SKU-121"})], True),
+                          ([("set_stock", {"sku": "SKU-121", "quantity": 10})], False),
+                          ([("set_stock", {"sku": "SKU-100", "quantity": 3})], False)):
+        episode = Episode(env, task=task)
+        try:
+            for name, arguments in calls:
+                episode.step({"name": name, "arguments": arguments})
+            reward = episode.step({"name": "submit", "arguments": {"answer": "5.50"}}).reward
+        finally:
+            episode.close()
+        assert (reward == 1.0) is passes, calls
