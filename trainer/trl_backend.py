@@ -15,7 +15,8 @@ budget measured from the tasks' reference solutions (``budget.py``). With ``dyna
 the prompts whose last group of rollouts all scored the same (no advantage, no gradient) are
 set aside for a while, so steps are spent on groups with mixed rewards. Rollouts are generated
 with the shared prompt prefix encoded once per optimizer step (``prefix_cache.py``), and
-log-probabilities are computed over the completion only (``scored_positions.py``).
+log-probabilities are computed over the completion only (``scored_positions.py``). With
+``ptx_coef`` an SFT term on demonstrations joins GRPO's loss (``ptx.py``).
 """
 
 from __future__ import annotations
@@ -209,6 +210,10 @@ class GRPORunConfig:
     dynamic_filtering: bool = True
     filter_cooldown: int = 4
     skip_flat_steps: bool = True        # no optimizer step when every group is flat (beta 0)
+    # An SFT term beside GRPO's (``ptx.py``): each optimizer step also adds ``ptx_coef`` times
+    # the mean NLL of ``ptx_per_step`` demonstrations (``train_grpo``'s ``ptx_transcripts``).
+    ptx_coef: float = 0.0
+    ptx_per_step: int = 2
     # With dynamic filtering: a group per task label (its kind, say) and the share of draws
     # each group gets at least, cooling down or not (``grpo_sampler.FilteredSampler``).
     groups: dict[str, str] | None = None
@@ -226,6 +231,9 @@ class GRPORunConfig:
             raise ValueError(f"iterations ({self.iterations}) must be at least 1")
         if self.group_floor and not (self.dynamic_filtering and self.groups):
             raise ValueError("group_floor needs dynamic_filtering and groups")
+        if self.ptx_coef < 0 or self.ptx_per_step < 1:
+            raise ValueError(f"ptx_coef ({self.ptx_coef}) must be >= 0 and ptx_per_step "
+                             f"({self.ptx_per_step}) >= 1")
 
 
 @dataclass
@@ -240,6 +248,9 @@ class GRPORun:
     # Model tokens TRL generated after a rollout's submit call (cut before training): 0 while
     # the loop ends at submit, as it should.
     tokens_after_submit: int = 0
+    # The ptx term's demonstrations through forward and backward, and each one's NLL.
+    ptx_sequences: int = 0
+    ptx_loss: list[float] = field(default_factory=list)
 
 
 def _curve_callback(curve: list[dict[str, Any]]):
@@ -281,7 +292,7 @@ def cut_after_submit(messages: list[dict[str, Any]], ids: list[int], mask: list[
     return kept, ids[:end], mask[:end], None if logprobs is None else logprobs[:end]
 
 
-def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun):
+def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun, ptx=None):
     from trl import GRPOTrainer
 
     from .grpo_sampler import FilteredSampler
@@ -289,9 +300,12 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun):
     class HubGRPOTrainer(GRPOTrainer):
         """TRL's trainer, with every rollout ending at its ``submit`` call (nothing generated
         after it, nothing trained on after it), and no optimizer step (its number goes to
-        ``run.skipped_steps``) when every group of a generation is flat."""
+        ``run.skipped_steps``) when every group of a generation is flat. With ``ptx`` (a
+        :class:`~agentworld.trainer.ptx.PtxStream`) each optimizer step also trains on its
+        demonstrations."""
 
         _flat_generation = False
+        _micro_steps = 0
 
         def _generate_and_score_completions(self, inputs):
             out = super()._generate_and_score_completions(inputs)
@@ -305,12 +319,20 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun):
             # would still move every weight. With no gradient at all, Adam skips the tensor.
             # Only in one process: each rank sees its own share of the advantages.
             if (cfg.skip_flat_steps and cfg.beta == 0 and self._flat_generation
-                    and self.accelerator.num_processes == 1):
+                    and ptx is None and self.accelerator.num_processes == 1):
                 for p in model.parameters():
                     p.grad = None
                 skipped = run.skipped_steps
                 if not skipped or skipped[-1] != self.state.global_step + 1:
                     skipped.append(self.state.global_step + 1)
+            if ptx is not None:
+                accumulation = self.args.gradient_accumulation_steps
+                due = ptx.due(self._micro_steps % accumulation, accumulation)
+                self._micro_steps += 1
+                if due:
+                    ptx.backward(self.accelerator.unwrap_model(model), due,
+                                 self.accelerator.backward)
+                    run.ptx_sequences, run.ptx_loss = ptx.sequences, ptx.losses
             return loss
 
         def _get_tool_suffix_ids(self, tool_messages):
@@ -391,19 +413,22 @@ def _eos_ids(model, tokenizer) -> list[int]:
 
 
 def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GRPORunConfig, *,
-               token: str | None = None,
+               token: str | None = None, ptx_transcripts: Sequence[Any] = (),
                log: Callable[[dict[str, Any]], None] | None = None) -> GRPORun:
     """Run GRPO on ``tasks`` against the hub at ``hub_url``; save to ``cfg.output_dir``.
 
     ``model`` is a path or a loaded model; ``tokenizer`` must render tool calls
-    (:func:`~agentworld.trainer.prompting.ensure_tool_template`).
+    (:func:`~agentworld.trainer.prompting.ensure_tool_template`). With ``cfg.ptx_coef`` above
+    0, ``ptx_transcripts`` (SFT transcripts, ``sft.py``) are the ptx term's demonstrations.
     """
     os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
     from datasets import Dataset
 
     from .budget import completion_budget
     from .prefix_cache import prefix_cached_generate
+    from .ptx import PtxStream
     from .scored_positions import completion_positions_only
+    from .sft import encode_transcript
 
     rows = [{"prompt": r["prompt"], "label": r["label"], "environment": r["environment"]}
             for r in task_rows(tasks)]
@@ -413,7 +438,13 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
     reward = VerifierReward(eos_token_ids=_eos_ids(model, tokenizer), group=cfg.num_generations)
     run = GRPORun(history=reward.history, max_completion_length=length,
                   zero_variance=reward.zero_variance)
-    trainer = _trainer_class(reward, cfg, run)(
+    ptx = None
+    if cfg.ptx_coef:
+        if not ptx_transcripts:
+            raise ValueError("ptx_coef is set but no ptx_transcripts were given")
+        ptx = PtxStream([encode_transcript(tokenizer, t) for t in ptx_transcripts],
+                        coef=cfg.ptx_coef, per_step=cfg.ptx_per_step, seed=cfg.seed)
+    trainer = _trainer_class(reward, cfg, run, ptx)(
         model=model, reward_funcs=[reward], args=_grpo_args(cfg, length, turns),
         train_dataset=Dataset.from_list(rows), processing_class=tokenizer,
         callbacks=[_curve_callback(run.curve)],

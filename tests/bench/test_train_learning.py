@@ -234,7 +234,18 @@ def test_unsolved_prompts_are_kept_only_for_kinds_mixed_in_another_wording():
     assert "stock/set-0-rw0" not in {_label(t) for t in unsolved_of_mixed_kinds(tried, wins,
                                                                                   tries)}
     assert unsolved_of_mixed_kinds(tried, dict.fromkeys(wins, 0), tries) == []
-    assert not _args([]).grpo_unsolved and _args(["--grpo-unsolved"]).grpo_unsolved
+    assert _args([]).grpo_unsolved and not _args(["--no-grpo-unsolved"]).grpo_unsolved
+
+
+def test_the_ptx_term_is_on_by_default_and_its_settings_are_checked(capsys):
+    args = _args([])
+    assert args.grpo_ptx == 1.0 and args.grpo_ptx_per_step == 2
+    assert _args(["--grpo-ptx", "0"]).grpo_ptx == 0.0
+    for bad in (["--grpo-ptx", "-1"], ["--grpo-ptx", "inf"], ["--grpo-ptx", "nan"],
+                ["--grpo-ptx-per-step", "0"]):
+        with pytest.raises(SystemExit):
+            _args(bad)
+        assert "--grpo-ptx" in capsys.readouterr().err
 
 
 def test_draws_count_rollouts_and_successes_per_prompt_in_first_drawn_order():

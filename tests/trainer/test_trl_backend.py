@@ -128,6 +128,31 @@ def test_iterations_train_twice_on_each_generation(tiny_sft_dir, tiny_tasks, hub
         assert any(not torch.equal(before[n], p) for n, p in model.named_parameters())
 
 
+def test_a_ptx_term_trains_on_demonstrations_each_step(tiny_sft_dir, tiny_tasks, transcripts,
+                                                     hub_url, tmp_path):
+    from agentworld.trainer.models import load_policy
+
+    model, tokenizer = load_policy(tiny_sft_dir)
+    cfg = GRPORunConfig(output_dir=str(tmp_path / "grpo"), steps=2, num_generations=2,
+                        prompts_per_step=2, micro_batch_prompts=1, learning_rate=1e-4,
+                        max_completion_length=128, max_turns=3, dynamic_filtering=False,
+                        ptx_coef=0.5, ptx_per_step=3, save=False)
+    run = train_grpo(model, tokenizer, tiny_tasks, hub_url, cfg, ptx_transcripts=transcripts)
+    assert len(run.history) == 2 * 4
+    # Three demonstrations a step, spread over its two micro-batches; the SFT'd model knows
+    # them (its loss on them is small) and each NLL was recorded.
+    assert run.ptx_sequences == 6 and len(run.ptx_loss) == 6
+    assert all(0 <= loss < 1.0 for loss in run.ptx_loss)
+    with pytest.raises(ValueError, match="no ptx_transcripts"):
+        train_grpo(model, tokenizer, tiny_tasks, hub_url, cfg)
+
+
+@pytest.mark.parametrize("coef,per_step", [(-0.1, 2), (1.0, 0)])
+def test_ptx_settings_are_checked(coef, per_step, tmp_path):
+    with pytest.raises(ValueError, match="ptx"):
+        GRPORunConfig(output_dir=str(tmp_path), ptx_coef=coef, ptx_per_step=per_step)
+
+
 @pytest.mark.parametrize("iterations", [0, -2])
 def test_iterations_must_be_positive(iterations, tmp_path):
     with pytest.raises(ValueError, match="at least 1"):
