@@ -100,6 +100,14 @@ def cmd_sft(args: argparse.Namespace) -> int:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if not 0 <= args.ptx_coef < float("inf") or args.ptx_per_step < 1:
+        print("error: --ptx-coef must be 0 or more and --ptx-per-step at least 1",
+              file=sys.stderr)
+        return 2
+    if args.ptx_coef and args.backend == "openrlhf":
+        print("error: --ptx-coef is the TRL backend's; OpenRLHF takes its own --pretrain_data "
+              "and --ptx_coef", file=sys.stderr)
+        return 2
     args.lr_set = args.lr is not None
     if not args.lr_set:
         args.lr = 1e-5
@@ -108,10 +116,16 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 def _train_trl(args: argparse.Namespace) -> int:
     from agentworld.trainer.models import load_policy
+    from agentworld.trainer.sft import reference_transcripts
     from agentworld.trainer.trl_backend import GRPORunConfig, train_grpo
 
     catalog, ids = _catalog(args)
     tasks = _tasks(args, catalog, ids)
+    demonstrations = reference_transcripts(catalog, tasks) if args.ptx_coef else []
+    if args.ptx_coef and not demonstrations:
+        print("error: --ptx-coef needs tasks with a reference solution the verifier accepts",
+              file=sys.stderr)
+        return 2
     model, tokenizer = load_policy(args.model)
     cfg = GRPORunConfig(output_dir=args.output, steps=args.steps,
                         num_generations=args.num_generations,
@@ -119,12 +133,15 @@ def _train_trl(args: argparse.Namespace) -> int:
                         lr_scheduler=args.lr_schedule, warmup_ratio=args.warmup_ratio,
                         beta=args.kl, max_completion_length=args.max_completion_length,
                         max_turns=args.max_turns, use_cpu=not args.gpu,
-                        dynamic_filtering=not args.no_dynamic_filtering)
+                        dynamic_filtering=not args.no_dynamic_filtering,
+                        ptx_coef=args.ptx_coef, ptx_per_step=args.ptx_per_step)
     with _hub(args, catalog) as url:
         run = train_grpo(model, tokenizer, tasks, url, cfg, token=_token(args),
+                         ptx_transcripts=demonstrations,
                          log=lambda p: print(json.dumps(p), flush=True))
     print(json.dumps({"output": run.model_dir, "seconds": round(run.seconds, 1),
-                      "rollouts": len(run.history), "curve": run.curve,
+                      "rollouts": len(run.history), "ptx_sequences": run.ptx_sequences,
+                      "curve": run.curve,
                       "max_completion_length": run.max_completion_length}))
     return 0
 
@@ -220,6 +237,12 @@ def add_train_commands(sub) -> None:
                    help="TRL: tool-calling rounds (default: the tasks' step limit)")
     p.add_argument("--no-dynamic-filtering", action="store_true",
                    help="keep drawing prompts whose rollouts all score the same")
+    p.add_argument("--ptx-coef", type=float, default=0.0,
+                   help="TRL: weight of an SFT term on the tasks' reference solutions in each "
+                        "step's loss (0: none); keeps the kinds of task GRPO draws rarely "
+                        "(docs/training.md)")
+    p.add_argument("--ptx-per-step", type=int, default=2,
+                   help="TRL: demonstrations in the SFT term of each step")
     p.add_argument("--max-len", type=int, default=8192,
                    help="OpenRLHF: prompt plus response tokens (longer prompts are cut)")
     p.add_argument("--episodes", type=int, default=None,
