@@ -231,9 +231,9 @@ class GRPORunConfig:
             raise ValueError(f"iterations ({self.iterations}) must be at least 1")
         if self.group_floor and not (self.dynamic_filtering and self.groups):
             raise ValueError("group_floor needs dynamic_filtering and groups")
-        if self.ptx_coef < 0 or self.ptx_per_step < 1:
-            raise ValueError(f"ptx_coef ({self.ptx_coef}) must be >= 0 and ptx_per_step "
-                             f"({self.ptx_per_step}) >= 1")
+        if not 0 <= self.ptx_coef < float("inf") or self.ptx_per_step < 1:
+            raise ValueError(f"ptx_coef ({self.ptx_coef}) must be finite and >= 0 and "
+                             f"ptx_per_step ({self.ptx_per_step}) >= 1")
 
 
 @dataclass

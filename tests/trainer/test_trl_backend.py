@@ -147,7 +147,8 @@ def test_a_ptx_term_trains_on_demonstrations_each_step(tiny_sft_dir, tiny_tasks,
         train_grpo(model, tokenizer, tiny_tasks, hub_url, cfg)
 
 
-@pytest.mark.parametrize("coef,per_step", [(-0.1, 2), (1.0, 0)])
+@pytest.mark.parametrize("coef,per_step", [(-0.1, 2), (float("nan"), 2), (float("inf"), 2),
+                                           (1.0, 0)])
 def test_ptx_settings_are_checked(coef, per_step, tmp_path):
     with pytest.raises(ValueError, match="ptx"):
         GRPORunConfig(output_dir=str(tmp_path), ptx_coef=coef, ptx_per_step=per_step)
