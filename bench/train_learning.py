@@ -315,8 +315,8 @@ def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
                                  for label in dict.fromkeys(_label(t) for t in draws)}}
 
 
-def run_grpo(sft_dir, tasks, url, args, work: Path, transcripts=()) -> tuple[object, object,
-                                                                             dict]:
+def run_grpo(sft_dir, tasks, url, args, work: Path,
+             transcripts=()) -> tuple[object, object, dict]:
     from agentworld.trainer.trl_backend import GRPORunConfig, train_grpo
 
     model, tokenizer = _load(sft_dir, args.device)
