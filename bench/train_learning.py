@@ -157,10 +157,20 @@ def _wording(task) -> str:
     return task.task_id.rpartition("-rw")[2] if "-rw" in task.task_id else ""
 
 
+def mixed_group_chance(wins: int, tries: int, group: int) -> float:
+    """How often a group of ``group`` rollouts of a prompt the filter solved ``wins`` times in
+    ``tries`` would be mixed (neither all solved nor all failed), at that success rate: the
+    share of GRPO's draws of it that give a gradient."""
+    p = wins / tries if tries else 0.0
+    return 1 - p ** group - (1 - p) ** group
+
+
 def _refill(prompts: list, tried: list, wins: dict, tries: int | dict, per_kind: int,
-            below: int = 1, by_wording: bool = False) -> list:
+            below: int = 1, by_wording: bool = False, min_chance: float = 0.0,
+            group: int = 4) -> list:
     """For each kind of task with fewer than ``below`` mixed ``tried`` prompts (``0 < wins <
-    tries``; ``tries`` per prompt, or one number for all), up to ``per_kind`` more of its
+    tries``; ``tries`` per prompt, or one number for all) whose groups of ``group`` rollouts
+    would be mixed at least ``min_chance`` of the time, up to ``per_kind`` more of its
     prompts, of train tasks not tried in any wording; in the wordings that gave that kind its
     mixed prompts, when it had any. Four rollouts at T=1 are a noisy test: one SFT model had
     3 mixed prompts of 16, and GRPO forgot the kinds it never met. And an SFT model that
@@ -171,16 +181,29 @@ def _refill(prompts: list, tried: list, wins: dict, tries: int | dict, per_kind:
     ``by_wording`` counts each wording of a kind on its own (``stock/set`` in rw2 is refilled
     when no rw2 "set" prompt was mixed, whatever rw1 did): with ``--filter-retry`` the filter
     can find the prompts of a wording the model solves now and then, and GRPO on those is
-    what carried to the held-out wording."""
+    what carried to the held-out wording.
+
+    ``min_chance`` is for a wording the model solves about once in ten tries: it counts as
+    mixed, yet three groups in four of it are flat. At seed 1 the one reworded "set" prompt of
+    wording rw2 ("Inventory for SKU-113 should read 36. Please fix it.") was solved once in 12
+    filter tries, so the wording was not refilled, its 16 rollouts in GRPO passed once, and
+    the held-out "set" wording stayed at 0; at seed 0 the refill found two rw2 prompts solved
+    1 and 2 times in 4, the wording's rollouts passed 35 times in 56, and the held-out "set"
+    wording went from 0 to 100%."""
     if per_kind < 1:
         return []
+
+    def counts(task) -> bool:
+        n = tries if isinstance(tries, int) else tries[_label(task)]
+        return (_is_mixed(task, wins, tries)
+                and mixed_group_chance(wins[_label(task)], n, group) >= min_chance)
 
     def cell(task) -> tuple[str, str]:
         return (_kind(task), _wording(task) if by_wording else "")
 
     mixed: dict[tuple[str, str], list[str]] = {}
     for t in tried:
-        if _is_mixed(t, wins, tries):
+        if counts(t):
             mixed.setdefault(cell(t), []).append(_wording(t))
     tried_bases = {_base_id(t) for t in tried}
     untried: dict[tuple[str, str], list] = {}
@@ -295,7 +318,8 @@ def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
     pool = _spread_per_kind(train, args.grpo_pool)
     attempt(pool)
     refill = _refill(train, pool, wins, tries, args.grpo_refill_per_kind,
-                     args.grpo_refill_below, by_wording=args.grpo_refill_by == "wording")
+                     args.grpo_refill_below, by_wording=args.grpo_refill_by == "wording",
+                     min_chance=args.grpo_refill_chance, group=args.generations)
     if refill:
         attempt(refill)
         pool += refill
@@ -307,6 +331,7 @@ def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
              if args.grpo_weight == "kind-failure" else chosen)
     return draws, {"pool": len(pool), "refill": len(refill), "samples_per_task": k,
                    "retry_samples": extra, "refill_by": args.grpo_refill_by,
+                   "refill_chance": args.grpo_refill_chance,
                    "mixed": len(mixed), "unsolved_kept": [_label(t) for t in unsolved],
                    "chosen": [_label(t) for t in chosen], "successes": wins,
                    "tries": tries, "weight": args.grpo_weight,
@@ -527,6 +552,12 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     # that was mixed (rw1), and the held-out "set" paraphrase stayed at 0 (docs/training.md).
     p.add_argument("--grpo-refill-by", choices=["kind", "wording"], default="wording",
                    help="count mixed prompts per kind, or per kind and wording")
+    # At 0 (any mixed prompt counts), seed 1 kept a "set" wording solved 1 time in 12 as its
+    # only prompt of that wording, and GRPO taught nothing: see _refill.
+    p.add_argument("--grpo-refill-chance", type=float, default=0.5,
+                   help="count a mixed prompt towards --grpo-refill-below only if a group of "
+                        "--generations rollouts at its filter success rate is mixed at least "
+                        "this often (0 to 1)")
     p.add_argument("--grpo-weight", choices=["uniform", "kind-failure"], default="kind-failure",
                    help="draw the chosen prompts uniformly, or each kind in proportion to the "
                         "odds that the SFT model failed it in the filter")
@@ -562,6 +593,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         p.error("--grpo-temperature must be above 0 and finite: GRPO needs sampled rollouts")
     if not 0 <= args.grpo_kind_floor <= 1:
         p.error("--grpo-kind-floor must be a share from 0 to 1")
+    if not 0 <= args.grpo_refill_chance <= 1:
+        p.error("--grpo-refill-chance must be a share from 0 to 1")
     if not 0 <= args.grpo_draw_floor <= 1:
         p.error("--grpo-draw-floor must be a share from 0 to 1")
     if not 0 <= args.grpo_ptx < float("inf") or args.grpo_ptx_per_step < 1:

@@ -17,6 +17,7 @@ from train_learning import (  # noqa: E402
     _every_nth_per_kind,
     _refill,
     _spread_per_kind,
+    mixed_group_chance,
     unsolved_of_mixed_kinds,
     weight_by_kind_failure,
 )
@@ -122,6 +123,42 @@ def test_a_prompt_retried_after_failing_every_first_try_is_mixed_by_all_its_trie
     assert {t.task_id.split("-")[0] for t in refill} == {"price"}
     # Had every prompt been tried 13 times, "price" (4 wins) would be mixed too.
     assert _refill(prompts, tried, wins, 13, 2) == []
+
+
+def test_mixed_group_chance_is_the_share_of_groups_neither_all_solved_nor_all_failed():
+    assert mixed_group_chance(2, 4, 4) == pytest.approx(1 - 2 * 0.5 ** 4)       # 0.875
+    assert mixed_group_chance(1, 12, 4) == pytest.approx(1 - (1 / 12) ** 4 - (11 / 12) ** 4)
+    assert mixed_group_chance(1, 12, 4) < 0.5 < mixed_group_chance(1, 4, 4)
+    assert mixed_group_chance(0, 12, 4) == mixed_group_chance(12, 12, 4) == 0
+    assert mixed_group_chance(0, 0, 4) == 0                                     # never tried
+    assert mixed_group_chance(1, 2, 1) == 0                                     # one rollout
+
+
+def test_a_wording_solved_once_in_twelve_tries_is_refilled_when_a_chance_is_asked():
+    # Seed 1: "set" in rw2 was solved 1 time in 12 and rw1 2 times in 4. Mixed, both; but
+    # groups of four of the rw2 prompt are mixed 29% of the time, so at 0.5 rw2 is refilled.
+    prompts = _prompts({("stock", "set"): 9}, ("-rw1", "-rw2"))
+    tried = _spread_per_kind(prompts, 2)
+    wins = {f"stock/{t.task_id}": 1 if t.task_id.endswith("rw2") else 2 for t in tried}
+    tries = {f"stock/{t.task_id}": 12 if t.task_id.endswith("rw2") else 4 for t in tried}
+    assert _refill(prompts, tried, wins, tries, 3, by_wording=True) == []
+    refill = _refill(prompts, tried, wins, tries, 3, by_wording=True, min_chance=0.5)
+    assert len(refill) == 3 and {t.task_id.rpartition("-")[2] for t in refill} == {"rw2"}
+    tried_bases = {t.task_id.rpartition("-rw")[0] for t in tried}
+    assert not {t.task_id.rpartition("-rw")[0] for t in refill} & tried_bases
+    # With groups of 16 rollouts the same prompt is mixed 75% of the time: not refilled.
+    assert _refill(prompts, tried, wins, tries, 3, by_wording=True, min_chance=0.5,
+                   group=16) == []
+
+
+def test_the_refill_chance_defaults_to_a_half_and_refuses_a_share_outside_0_to_1(capsys):
+    assert _args([]).grpo_refill_chance == 0.5
+    assert _args(["--grpo-refill-chance", "0"]).grpo_refill_chance == 0
+    for bad in ("-0.1", "1.5", "nan"):
+        with pytest.raises(SystemExit) as exit_:
+            _args(["--grpo-refill-chance", bad])
+        assert exit_.value.code == 2
+        assert "--grpo-refill-chance must be a share from 0 to 1" in capsys.readouterr().err
 
 
 def test_refill_by_wording_tries_the_wordings_of_a_kind_that_gave_no_mixed_prompt():
