@@ -185,11 +185,13 @@ def _refill(prompts: list, tried: list, wins: dict, tries: int | dict, per_kind:
 
     ``min_chance`` is for a wording the model solves about once in ten tries: it counts as
     mixed, yet three groups in four of it are flat. At seed 1 the one reworded "set" prompt of
-    wording rw2 ("Inventory for SKU-113 should read 36. Please fix it.") was solved once in 12
+    wording rw2 ("Inventory for SKU-113 should read 39. Please fix it.") was solved once in 12
     filter tries, so the wording was not refilled, its 16 rollouts in GRPO passed once, and
     the held-out "set" wording stayed at 0; at seed 0 the refill found two rw2 prompts solved
     1 and 2 times in 4, the wording's rollouts passed 35 times in 56, and the held-out "set"
-    wording went from 0 to 100%."""
+    wording went from 0 to 100%. At seed 1 with ``min_chance`` 0.5 the refill did find a
+    second rw2 prompt (SKU-110, solved 2 times in 4), yet GRPO's 32 rollouts of the wording
+    passed twice and the held-out wording stayed at 0: the option is off by default."""
     if per_kind < 1:
         return []
 
@@ -552,9 +554,9 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     # that was mixed (rw1), and the held-out "set" paraphrase stayed at 0 (docs/training.md).
     p.add_argument("--grpo-refill-by", choices=["kind", "wording"], default="wording",
                    help="count mixed prompts per kind, or per kind and wording")
-    # At 0 (any mixed prompt counts), seed 1 kept a "set" wording solved 1 time in 12 as its
-    # only prompt of that wording, and GRPO taught nothing: see _refill.
-    p.add_argument("--grpo-refill-chance", type=float, default=0.5,
+    # Tried at 0.5 for seed 1, where a "set" wording solved 1 time in 12 was the only prompt
+    # of it: GRPO still taught nothing (see _refill and docs/training.md).
+    p.add_argument("--grpo-refill-chance", type=float, default=0.0,
                    help="count a mixed prompt towards --grpo-refill-below only if a group of "
                         "--generations rollouts at its filter success rate is mixed at least "
                         "this often (0 to 1)")

@@ -151,9 +151,9 @@ def test_a_wording_solved_once_in_twelve_tries_is_refilled_when_a_chance_is_aske
                    group=16) == []
 
 
-def test_the_refill_chance_defaults_to_a_half_and_refuses_a_share_outside_0_to_1(capsys):
-    assert _args([]).grpo_refill_chance == 0.5
-    assert _args(["--grpo-refill-chance", "0"]).grpo_refill_chance == 0
+def test_the_refill_chance_is_off_by_default_and_refuses_a_share_outside_0_to_1(capsys):
+    assert _args([]).grpo_refill_chance == 0
+    assert _args(["--grpo-refill-chance", "0.5"]).grpo_refill_chance == 0.5
     for bad in ("-0.1", "1.5", "nan"):
         with pytest.raises(SystemExit) as exit_:
             _args(["--grpo-refill-chance", bad])
