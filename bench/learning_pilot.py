@@ -1,11 +1,11 @@
 """The learning benchmark's GRPO arm alone, for pilots of GRPO settings in a third of the time.
 
 It starts from the benchmark's SFT model for the seed (trained as ``train_learning.py`` trains
-it and saved under ``--sft-dir`` on first use; the same losses to the last digit), takes the
-prompts a finished run's filter chose (``grpo_tasks`` in its JSON, so no filter is run), weights
-them as that run's flags say, runs GRPO with any of the benchmark's flags, and evaluates on the
-two bench held-out groups (not the catalog, where every arm scores 0). Compare its figures with
-the SFT arm of the run it started from.
+it and saved under ``--sft-dir`` on first use; its losses matched the run's to the four
+decimals the JSON keeps), takes the prompts a finished run's filter chose (``grpo_tasks`` in
+its JSON, so no filter is run), weights them as that run's flags say, runs GRPO with any of the
+benchmark's flags, and evaluates on the two bench held-out groups (not the catalog, where every
+arm scores 0). Compare its figures with the SFT arm of the run it started from.
 
     python bench/learning_pilot.py bench/results/train_learning_chance_seed1.json --seed 1 \\
         --generations 8 --prompts-per-step 1 --out bench/results/learning_pilot_g8_seed1.json
@@ -59,14 +59,11 @@ def chosen_prompts(run: dict, grpo_prompts: list, args: argparse.Namespace) -> l
 def sft_model(args: argparse.Namespace, sft_dir: Path, transcripts) -> Path:
     """The seed's SFT model, trained and saved on first use."""
     from agentworld.trainer.models import smollm2_dir
-    from agentworld.trainer.sft import SFTConfig, train_sft
 
     out = sft_dir / f"seed{args.seed}-epochs{args.sft_epochs}-lr{args.sft_lr}"
     if not (out / "config.json").exists():
         model, tokenizer = tl._load(smollm2_dir(), args.device)
-        train_sft(model, tokenizer, transcripts,
-                  SFTConfig(epochs=args.sft_epochs, learning_rate=args.sft_lr, batch_size=4,
-                            seed=args.seed), out_dir=out)
+        tl.run_sft(model, tokenizer, transcripts, args, out)
     return out
 
 

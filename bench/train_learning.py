@@ -184,14 +184,14 @@ def _refill(prompts: list, tried: list, wins: dict, tries: int | dict, per_kind:
     what carried to the held-out wording.
 
     ``min_chance`` is for a wording the model solves about once in ten tries: it counts as
-    mixed, yet three groups in four of it are flat. At seed 1 the one reworded "set" prompt of
-    wording rw2 ("Inventory for SKU-113 should read 39. Please fix it.") was solved once in 12
-    filter tries, so the wording was not refilled, its 16 rollouts in GRPO passed once, and
-    the held-out "set" wording stayed at 0; at seed 0 the refill found two rw2 prompts solved
-    1 and 2 times in 4, the wording's rollouts passed 35 times in 56, and the held-out "set"
-    wording went from 0 to 100%. At seed 1 with ``min_chance`` 0.5 the refill did find a
-    second rw2 prompt (SKU-110, solved 2 times in 4), yet GRPO's 32 rollouts of the wording
-    passed twice and the held-out wording stayed at 0: the option is off by default."""
+    mixed, yet seven in ten of its groups of four are flat. At seed 1 the one reworded "set"
+    prompt of wording rw2 ("Inventory for SKU-113 should read 39. Please fix it.") was solved
+    once in 12 filter tries, so the wording was not refilled, its 16 rollouts in GRPO passed
+    once, and the held-out "set" wording stayed at 0; at seed 0 the refill found two rw2
+    prompts solved 1 and 2 times in 4, the wording's rollouts passed 35 times in 56, and the
+    held-out "set" wording went from 0 to 100%. At seed 1 with ``min_chance`` 0.5 the refill
+    did find a second rw2 prompt (SKU-110, solved 2 times in 4), yet GRPO's 32 rollouts of the
+    wording passed twice and the held-out wording stayed at 0: the option is off by default."""
     if per_kind < 1:
         return []
 
@@ -417,12 +417,21 @@ def _comparisons(results: dict, groups) -> dict:
     return out
 
 
+def run_sft(model, tokenizer, transcripts, args: argparse.Namespace, out_dir: Path):
+    """The SFT arm's training (in place on ``model``, saved to ``out_dir``)."""
+    from agentworld.trainer.sft import SFTConfig, train_sft
+
+    return train_sft(model, tokenizer, transcripts,
+                     SFTConfig(epochs=args.sft_epochs, learning_rate=args.sft_lr, batch_size=4,
+                               seed=args.seed), out_dir=out_dir)
+
+
 def run(args: argparse.Namespace) -> dict:
     import torch
 
     from agentworld.trainer.hub_process import spawn_hub
     from agentworld.trainer.models import smollm2_dir
-    from agentworld.trainer.sft import SFTConfig, reference_transcripts, train_sft
+    from agentworld.trainer.sft import reference_transcripts
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -448,9 +457,7 @@ def run(args: argparse.Namespace) -> dict:
         model, tokenizer = _load(smollm2_dir(), args.device)
         phases["load"] = round(time.perf_counter() - t, 1)
         figures["results"]["base"] = _evaluate(model, tokenizer, held_out, url, args, "base")
-        sft = train_sft(model, tokenizer, transcripts,
-                        SFTConfig(epochs=args.sft_epochs, learning_rate=args.sft_lr,
-                                  batch_size=4, seed=args.seed), out_dir=work / "sft")
+        sft = run_sft(model, tokenizer, transcripts, args, work / "sft")
         figures["sft"] = {"epochs": args.sft_epochs, "learning_rate": args.sft_lr,
                           "steps": sft.steps, "seconds": round(sft.seconds, 1),
                           "loss": [round(x, 4) for x in sft.losses]}
