@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
                          g: run["results"]["sft"][g] for g in held_out}}
     with spawn_hub(tl.HUB_REFS) as url, tempfile.TemporaryDirectory() as tmp:
         model, tokenizer, figures["grpo"] = tl.run_grpo(sft_dir, tasks, url, args, Path(tmp),
-                                                        transcripts)
+                                                        transcripts, run["grpo_tasks"])
         figures["sft+grpo"] = tl._evaluate(model, tokenizer, held_out, url, args, "sft+grpo")
     figures["wall_s"] = round(time.perf_counter() - started, 1)
     args.out.write_text(json.dumps(figures, indent=2), encoding="utf-8")

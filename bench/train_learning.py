@@ -342,10 +342,20 @@ def pick_grpo_tasks(model, tokenizer, train, url, args) -> tuple[list, dict]:
                                  for label in dict.fromkeys(_label(t) for t in draws)}}
 
 
-def run_grpo(sft_dir, tasks, url, args, work: Path,
-             transcripts=()) -> tuple[object, object, dict]:
+def learnability_prior(tasks: list, filtered: dict) -> dict[str, tuple[int, int]]:
+    """The filter's ``(wins, tries)`` of each prompt in ``tasks``, keyed by its dataset label
+    (what GRPO's sampler sees); prompts the filter never tried have no prior."""
+    wins, tries = filtered.get("successes", {}), filtered.get("tries", {})
+    return {t.label: (wins[_label(t)], tries[_label(t)]) for t in tasks if _label(t) in tries}
+
+
+def run_grpo(sft_dir, tasks, url, args, work: Path, transcripts=(),
+             filtered: dict | None = None) -> tuple[object, object, dict]:
+    """GRPO from ``sft_dir`` on the draw list ``tasks``. ``filtered`` is the filter's figures
+    (``pick_grpo_tasks``'s ``successes`` and ``tries``), the prior of ``--grpo-learnability``."""
     from agentworld.trainer.trl_backend import GRPORunConfig, train_grpo
 
+    prior = learnability_prior(tasks, filtered or {}) if args.grpo_learnability else None
     model, tokenizer = _load(sft_dir, args.device)
     cfg = GRPORunConfig(output_dir=str(work / "grpo"), steps=args.grpo_steps,
                         num_generations=args.generations,
@@ -354,8 +364,9 @@ def run_grpo(sft_dir, tasks, url, args, work: Path,
                         iterations=args.grpo_iterations, learning_rate=args.grpo_lr,
                         temperature=args.grpo_temperature, save=False,
                         use_cpu=args.device == "cpu", beta=args.grpo_beta, seed=args.seed,
-                        groups={t.label: _kind(t) for t in tasks} if args.grpo_draw_floor
-                        else None, group_floor=args.grpo_draw_floor,
+                        groups={t.label: _kind(t) for t in tasks}
+                        if args.grpo_draw_floor or args.grpo_learnability else None,
+                        group_floor=args.grpo_draw_floor, learnability_prior=prior,
                         ptx_coef=args.grpo_ptx, ptx_per_step=args.grpo_ptx_per_step)
     run = train_grpo(model, tokenizer, tasks, url, cfg, ptx_transcripts=transcripts,
                      log=lambda p: print("  grpo", json.dumps(p), flush=True))
@@ -364,7 +375,7 @@ def run_grpo(sft_dir, tasks, url, args, work: Path,
               "micro_batch_prompts": args.micro_batch_prompts,
               "iterations": args.grpo_iterations, "learning_rate": args.grpo_lr,
               "beta": args.grpo_beta, "temperature": args.grpo_temperature,
-              "draw_floor": args.grpo_draw_floor,
+              "draw_floor": args.grpo_draw_floor, "learnability": args.grpo_learnability,
               "seconds": round(run.seconds, 1),
               "max_completion_length": run.max_completion_length, "curve": run.curve,
               "zero_variance_per_call": run.zero_variance,
@@ -469,7 +480,7 @@ def run(args: argparse.Namespace) -> dict:
         del model
         gc.collect()
         model, tokenizer, figures["grpo"] = run_grpo(work / "sft", grpo_tasks, url, args, work,
-                                                     transcripts)
+                                                     transcripts, figures["grpo_tasks"])
         figures["results"]["sft+grpo"] = _evaluate(model, tokenizer, held_out, url, args,
                                                    "sft+grpo")
         del model
@@ -578,6 +589,10 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--grpo-draw-floor", type=float, default=0.0,
                    help="the share of GRPO's draws every kind gets at least, cooling down or "
                         "not (0 to 1)")
+    p.add_argument("--grpo-learnability", action=argparse.BooleanOptionalAction, default=False,
+                   help="draw each kind's prompts by learnability, p(1-p) at a success rate "
+                        "estimated from the filter's tries and GRPO's recent rollouts, instead "
+                        "of uniformly")
     # Without the ptx term (seed 0, kind-failure weights), 10 "set" prompts held 60 of 84 draw
     # entries, 7 of them never solved: GRPO taught the held-out "set" wording, forgot the other
     # kinds, and the GRPO arm fell from 100 / 70 to 55 / 55 (docs/training.md). The ptx term

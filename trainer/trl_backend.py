@@ -33,6 +33,7 @@ from typing import Any
 
 from agentworld.hub.client import HubClientError, SyncHubClient
 
+from .grpo_sampler import Learnability
 from .prompting import SUBMIT_TOOL, tool_functions
 from .tasks import TaskRef, label_of, task_rows
 from .tool_calls import answer_text
@@ -138,8 +139,10 @@ class VerifierReward:
 
     __name__ = "verifier"
 
-    def __init__(self, *, eos_token_ids: Sequence[int] = (), group: int = 1) -> None:
+    def __init__(self, *, eos_token_ids: Sequence[int] = (), group: int = 1,
+                 learnability: Learnability | None = None) -> None:
         self.history: list[dict[str, Any]] = []
+        self.learnability = learnability          # told each group's rewards
         self.zero_variance: list[float] = []
         self.flat_labels: dict[str, int] = {}     # label -> calls since its group was flat
         self.eos = set(eos_token_ids)
@@ -174,6 +177,8 @@ class VerifierReward:
         for i, is_flat in enumerate(flat):
             if i * self.group < len(labels):
                 name = labels[i * self.group]
+                if self.learnability is not None:
+                    self.learnability.observe(name, groups[i])
                 if is_flat:
                     self.flat_labels[name] = 0
                 else:
@@ -218,6 +223,10 @@ class GRPORunConfig:
     # each group gets at least, cooling down or not (``grpo_sampler.FilteredSampler``).
     groups: dict[str, str] | None = None
     group_floor: float = 0.0
+    # With dynamic filtering: draw each group's prompts by learnability (``grpo_sampler.
+    # Learnability``), starting from these ``(wins, tries)`` per task label (None: off; an
+    # empty dict: no prior, GRPO's own rollouts only).
+    learnability_prior: dict[str, tuple[int, int]] | None = None
     seed: int = 0
     use_cpu: bool = True
     save: bool = True
@@ -231,6 +240,8 @@ class GRPORunConfig:
             raise ValueError(f"iterations ({self.iterations}) must be at least 1")
         if self.group_floor and not (self.dynamic_filtering and self.groups):
             raise ValueError("group_floor needs dynamic_filtering and groups")
+        if self.learnability_prior is not None and not self.dynamic_filtering:
+            raise ValueError("learnability_prior needs dynamic_filtering")
         if not 0 <= self.ptx_coef < float("inf") or self.ptx_per_step < 1:
             raise ValueError(f"ptx_coef ({self.ptx_coef}) must be finite and >= 0 and "
                              f"ptx_per_step ({self.ptx_per_step}) >= 1")
@@ -373,7 +384,8 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun, ptx
                 repeat_count=self.num_iterations * self.args.steps_per_generation,
                 flat=reward.flat_labels, cooldown=cfg.filter_cooldown, seed=self.args.seed,
                 groups=[cfg.groups.get(label, label) for label in dataset["label"]]
-                if cfg.groups else None, group_floor=cfg.group_floor)
+                if cfg.groups else None, group_floor=cfg.group_floor,
+                learnability=reward.learnability)
     return FilteredGRPOTrainer if cfg.dynamic_filtering else HubGRPOTrainer
 
 
@@ -435,7 +447,10 @@ def train_grpo(model, tokenizer, tasks: Sequence[TaskRef], hub_url: str, cfg: GR
     length = cfg.max_completion_length or completion_budget(
         tokenizer, tasks, hub_url, token=token)["max_completion_length"]
     turns = cfg.max_turns or max(t.max_steps for t in tasks)
-    reward = VerifierReward(eos_token_ids=_eos_ids(model, tokenizer), group=cfg.num_generations)
+    learnability = (None if cfg.learnability_prior is None
+                    else Learnability(cfg.learnability_prior))
+    reward = VerifierReward(eos_token_ids=_eos_ids(model, tokenizer), group=cfg.num_generations,
+                            learnability=learnability)
     run = GRPORun(history=reward.history, max_completion_length=length,
                   zero_variance=reward.zero_variance)
     ptx = None

@@ -17,6 +17,7 @@ from train_learning import (  # noqa: E402
     _every_nth_per_kind,
     _refill,
     _spread_per_kind,
+    learnability_prior,
     mixed_group_chance,
     unsolved_of_mixed_kinds,
     weight_by_kind_failure,
@@ -291,3 +292,15 @@ def test_draws_count_rollouts_and_successes_per_prompt_in_first_drawn_order():
     assert list(_draws(history).items()) == [
         ("stock/set-1-rw0", {"rollouts": 4, "passed": 1}),
         ("todo/add-1-rw2", {"rollouts": 4, "passed": 4})]
+
+
+def test_the_learnability_prior_is_the_filters_tries_keyed_by_the_samplers_labels():
+    done = _ref("todo", "complete-1-rw0")
+    new = _ref("stock", "set-SKU-110-rw2")
+    filtered = {"successes": {"todo/complete-1-rw0": 3, "x/y": 1},
+                "tries": {"todo/complete-1-rw0": 4, "x/y": 4}}
+    # A draw list repeats prompts; each one gets its prior once, and one never tried none.
+    assert learnability_prior([done, done, new], filtered) == {done.label: (3, 4)}
+    assert learnability_prior([done], {}) == {}
+    assert _args([]).grpo_learnability is False
+    assert _args(["--grpo-learnability"]).grpo_learnability is True

@@ -223,17 +223,26 @@ def test_a_final_reply_cut_by_the_budget_scores_zero(hub_url):
     assert reward.zero_variance[-1] == 1.0 and reward.flat_labels == {label: 0}
 
 
-def test_filtered_sampler_skips_flat_prompts_until_their_cooldown():
-    from agentworld.trainer.grpo_sampler import FilteredSampler
+def test_each_scored_group_updates_the_learnability_of_its_prompt(hub_url):
+    from agentworld.trainer.grpo_sampler import Learnability
 
-    flat = {"b": 0}
-    sampler = FilteredSampler(["a", "b"], mini_repeat_count=2, batch_size=1, repeat_count=1,
-                              flat=flat, cooldown=2, seed=0)
-    assert list(sampler) == [0, 0, 0, 0] and len(sampler) == 4
-    flat["b"] = 2
-    assert {i for _ in range(20) for i in sampler} == {0, 1}
-    flat.update(a=0, b=0)                      # everything flat: draw from all
-    assert len(list(sampler)) == 4
+    env_cls = environment_factories(["tiny"], hub_url=hub_url)["tiny"]
+    label = json.dumps({"env_id": "tiny", "task_id": "count-home"})
+    learn = Learnability({label: (0, 4)})
+    reward = VerifierReward(eos_token_ids=[2], group=2, learnability=learn)
+    before = learn.weight(label)
+    envs = [env_cls(), env_cls()]
+    for env in envs:
+        env.reset(prompt=[], label=label)
+    reward([[]] * 2, [[{"role": "assistant", "content": "5"}]] * 2, environments=envs,
+           completion_ids=[[7, 2], [7, 9]], label=[label, label])
+    assert list(learn.recent[label]) == [1.0, 0.0] and learn.weight(label) > before
+
+
+def test_draws_by_learnability_need_the_filtered_sampler():
+    GRPORunConfig(output_dir="x", learnability_prior={})
+    with pytest.raises(ValueError, match="learnability_prior"):
+        GRPORunConfig(output_dir="x", learnability_prior={}, dynamic_filtering=False)
 
 
 def _call(name):
@@ -258,41 +267,6 @@ def test_a_rollout_ends_at_its_submit_call():
     # No submit: nothing to cut.
     assert cut_after_submit(messages[:2], ids[:4], mask[:4]) == (messages[:2], ids[:4],
                                                                   mask[:4], None)
-
-
-def test_a_group_floor_draws_every_group_its_share_even_while_it_cools_down():
-    from collections import Counter
-
-    from agentworld.trainer.grpo_sampler import FilteredSampler
-
-    labels = [f"set-{i}" for i in range(8)] + ["complete-0", "complete-1", "add-0", "add-1"]
-    groups = [label.split("-")[0] for label in labels]
-    flat = {"complete-0": 0, "complete-1": 0}          # "complete" failed: cooling for good
-    plain = FilteredSampler(labels, mini_repeat_count=1, batch_size=2, repeat_count=1,
-                            flat=flat, cooldown=4, seed=0)
-    floored = FilteredSampler(labels, mini_repeat_count=1, batch_size=2, repeat_count=1,
-                              flat=flat, cooldown=4, seed=0, groups=groups, group_floor=0.2)
-
-    def draws(sampler, chunks=12):
-        return Counter(groups[i] for _ in range(chunks) for i in sampler._chunk())
-
-    assert draws(plain)["complete"] == 0
-    counted = draws(floored)
-    assert counted["complete"] >= 0.2 * 24 and counted["add"] >= 0.2 * 24
-    assert counted["set"] >= 24 - 2 * 0.2 * 24 - 2      # the rest still goes where it went
-    # Every chunk holds distinct prompts, and the layout TRL expects is kept.
-    assert all(len(set(floored._chunk())) == 2 for _ in range(20))
-    assert len(list(floored)) == len(floored)
-
-
-def test_a_group_floor_is_refused_when_it_cannot_mean_anything():
-    from agentworld.trainer.grpo_sampler import FilteredSampler
-
-    common = dict(mini_repeat_count=1, batch_size=1, repeat_count=1, flat={})
-    with pytest.raises(ValueError, match="groups"):
-        FilteredSampler(["a", "b"], groups=["x"], group_floor=0.5, **common)
-    with pytest.raises(ValueError, match="group_floor"):
-        FilteredSampler(["a", "b"], groups=["x", "y"], group_floor=1.5, **common)
 
 
 def test_a_group_floor_needs_groups_and_the_filtered_sampler():
