@@ -44,7 +44,9 @@ class Learnability:
     SKU-110-rw2 once in 16 steps, its group passed 3 times in 8, and the prompt was never drawn
     again; the kind's other draws went to prompts that failed every rollout, and the held-out
     "set" wording was not learnt. Here such a group makes the prompt about six times as likely
-    to be drawn as a prompt of the kind whose group failed every rollout."""
+    to be drawn as a prompt of the kind whose group failed every rollout. In the benchmark's
+    pilots it made such prompts' successes compound at seeds 0 and 1, and taught the held-out
+    wording at seed 0 only (docs/training.md, "Draws by learnability"), so it is an option."""
 
     def __init__(self, prior: Mapping[str, tuple[int, int]] | None = None, *,
                  prior_tries: float = 4, window: int = 8) -> None:
