@@ -45,8 +45,10 @@ class Learnability:
     again; the kind's other draws went to prompts that failed every rollout, and the held-out
     "set" wording was not learnt. Here such a group makes the prompt about six times as likely
     to be drawn as a prompt of the kind whose group failed every rollout. In the benchmark's
-    pilots it made such prompts' successes compound at seeds 0 and 1, and taught the held-out
-    wording at seed 0 only (docs/training.md, "Draws by learnability"), so it is an option."""
+    pilots it made such prompts' successes compound at seeds 0 and 1. With groups of four it
+    taught the held-out wording at seed 0 only; with one prompt × 8 at both seeds, and at seed
+    1 a kind it never drew was lost (docs/training.md, "Draws by learnability"). So it is an
+    option, not a default."""
 
     def __init__(self, prior: Mapping[str, tuple[int, int]] | None = None, *,
                  prior_tries: float = 4, window: int = 8) -> None:
