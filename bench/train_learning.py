@@ -365,8 +365,10 @@ def run_grpo(sft_dir, tasks, url, args, work: Path, transcripts=(),
                         temperature=args.grpo_temperature, save=False,
                         use_cpu=args.device == "cpu", beta=args.grpo_beta, seed=args.seed,
                         groups={t.label: _kind(t) for t in tasks}
-                        if args.grpo_draw_floor or args.grpo_learnability else None,
-                        group_floor=args.grpo_draw_floor, learnability_prior=prior,
+                        if args.grpo_draw_floor or args.grpo_kind_every
+                        or args.grpo_learnability else None,
+                        group_floor=args.grpo_draw_floor, group_every=args.grpo_kind_every,
+                        learnability_prior=prior,
                         ptx_coef=args.grpo_ptx, ptx_per_step=args.grpo_ptx_per_step)
     run = train_grpo(model, tokenizer, tasks, url, cfg, ptx_transcripts=transcripts,
                      log=lambda p: print("  grpo", json.dumps(p), flush=True))
@@ -375,7 +377,8 @@ def run_grpo(sft_dir, tasks, url, args, work: Path, transcripts=(),
               "micro_batch_prompts": args.micro_batch_prompts,
               "iterations": args.grpo_iterations, "learning_rate": args.grpo_lr,
               "beta": args.grpo_beta, "temperature": args.grpo_temperature,
-              "draw_floor": args.grpo_draw_floor, "learnability": args.grpo_learnability,
+              "draw_floor": args.grpo_draw_floor, "kind_every": args.grpo_kind_every,
+              "learnability": args.grpo_learnability,
               "seconds": round(run.seconds, 1),
               "max_completion_length": run.max_completion_length, "curve": run.curve,
               "zero_variance_per_call": run.zero_variance,
@@ -589,6 +592,11 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--grpo-draw-floor", type=float, default=0.0,
                    help="the share of GRPO's draws every kind gets at least, cooling down or "
                         "not (0 to 1)")
+    # At 5% over 16 one-prompt steps the floor drew each kind in the first steps, where
+    # price passed all 8 rollouts, and price was lost by the end (docs/training.md). This
+    # draws a kind again once it has gone that many steps undrawn.
+    p.add_argument("--grpo-kind-every", type=int, default=0,
+                   help="draw every kind at least once in any N GRPO steps in a row (0: off)")
     p.add_argument("--grpo-learnability", action=argparse.BooleanOptionalAction, default=False,
                    help="draw each kind's prompts by learnability, p(1-p) at a success rate "
                         "estimated from the filter's tries and GRPO's recent rollouts, instead "
@@ -621,6 +629,8 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
         p.error("--grpo-refill-chance must be a share from 0 to 1")
     if not 0 <= args.grpo_draw_floor <= 1:
         p.error("--grpo-draw-floor must be a share from 0 to 1")
+    if args.grpo_kind_every < 0:
+        p.error("--grpo-kind-every must be 0 (off) or a number of steps")
     if not 0 <= args.grpo_ptx < float("inf") or args.grpo_ptx_per_step < 1:
         p.error("--grpo-ptx must be 0 or more and --grpo-ptx-per-step at least 1")
     if args.smoke:

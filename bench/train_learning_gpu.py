@@ -18,6 +18,8 @@ from train_learning import RESULTS, main  # noqa: E402
 GPU_DEFAULTS = ["--device", "cuda", "--threads", "8", "--train-stride", "1", "--held-out", "0",
                 "--catalog-per-env", "4", "--samples", "8", "--grpo-steps", "40",
                 "--grpo-pool", "0", "--generations", "8", "--sft-epochs", "3",
+                # The recipe as run on the H200: two prompts a step, uniform draws, no floor.
+                "--prompts-per-step", "2", "--grpo-draw-floor", "0", "--no-grpo-learnability",
                 "--out", str(RESULTS / "train_learning.gpu.json"), "--print-json"]
 
 

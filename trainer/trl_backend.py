@@ -219,10 +219,12 @@ class GRPORunConfig:
     # the mean NLL of ``ptx_per_step`` demonstrations (``train_grpo``'s ``ptx_transcripts``).
     ptx_coef: float = 0.0
     ptx_per_step: int = 2
-    # With dynamic filtering: a group per task label (its kind, say) and the share of draws
-    # each group gets at least, cooling down or not (``grpo_sampler.FilteredSampler``).
+    # With dynamic filtering: a group per task label (its kind, say), the share of draws
+    # each group gets at least, cooling down or not, and the steps within which each group
+    # is drawn again (0: off) (``grpo_sampler.FilteredSampler``).
     groups: dict[str, str] | None = None
     group_floor: float = 0.0
+    group_every: int = 0
     # With dynamic filtering: draw each group's prompts by learnability (``grpo_sampler.
     # Learnability``), starting from these ``(wins, tries)`` per task label (None: off; an
     # empty dict: no prior, GRPO's own rollouts only).
@@ -238,8 +240,11 @@ class GRPORunConfig:
                              f"({self.prompts_per_step})")
         if self.iterations < 1:
             raise ValueError(f"iterations ({self.iterations}) must be at least 1")
-        if self.group_floor and not (self.dynamic_filtering and self.groups):
-            raise ValueError("group_floor needs dynamic_filtering and groups")
+        if (self.group_floor or self.group_every) and not (self.dynamic_filtering
+                                                           and self.groups):
+            raise ValueError("group_floor and group_every need dynamic_filtering and groups")
+        if self.group_every < 0:
+            raise ValueError(f"group_every ({self.group_every}) must be 0 (off) or more")
         if self.learnability_prior is not None and not self.dynamic_filtering:
             raise ValueError("learnability_prior needs dynamic_filtering")
         if not 0 <= self.ptx_coef < float("inf") or self.ptx_per_step < 1:
@@ -385,7 +390,7 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun, ptx
                 flat=reward.flat_labels, cooldown=cfg.filter_cooldown, seed=self.args.seed,
                 groups=[cfg.groups.get(label, label) for label in dataset["label"]]
                 if cfg.groups else None, group_floor=cfg.group_floor,
-                learnability=reward.learnability)
+                group_every=cfg.group_every, learnability=reward.learnability)
     return FilteredGRPOTrainer if cfg.dynamic_filtering else HubGRPOTrainer
 
 

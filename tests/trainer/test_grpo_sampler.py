@@ -1,6 +1,8 @@
-"""The GRPO sampler: dynamic filtering, a floor per group, and draws by learnability."""
+"""The GRPO sampler: dynamic filtering, a floor per group, a most-steps-between-draws per group,
+and draws by learnability."""
 
 from collections import Counter
+from itertools import pairwise
 
 import pytest
 
@@ -45,6 +47,33 @@ def test_a_group_floor_is_refused_when_it_cannot_mean_anything():
         FilteredSampler(["a", "b"], groups=["x"], group_floor=0.5, **common)
     with pytest.raises(ValueError, match="group_floor"):
         FilteredSampler(["a", "b"], groups=["x", "y"], group_floor=1.5, **common)
+
+
+def test_a_group_not_drawn_for_group_every_chunks_is_drawn_next_and_not_before():
+    # The learning benchmark's shape: one prompt a step, one kind holding most of the list.
+    labels = [f"set-{i}" for i in range(18)] + ["price-0", "complete-0"]
+    groups = [label.split("-")[0] for label in labels]
+    sampler = FilteredSampler(labels, mini_repeat_count=1, batch_size=1, repeat_count=1,
+                              flat={}, seed=3, groups=groups, group_every=10)
+    drawn = [groups[sampler._chunk()[0]] for _ in range(30)]
+    for group in ("price", "complete", "set"):
+        chunks = [c for c, g in enumerate(drawn, start=1) if g == group]
+        gaps = [b - a for a, b in pairwise([0, *chunks, 31])]
+        # Groups owed at once are drawn in turn, so one may wait a chunk per other group.
+        assert chunks and max(gaps) <= 10 + 2, (group, chunks)
+    # Nothing is owed before a group has gone 10 chunks undrawn: the first 9 are free draws.
+    fresh = FilteredSampler(labels, mini_repeat_count=1, batch_size=1, repeat_count=1,
+                            flat={}, seed=3, groups=groups, group_every=10)
+    assert all(fresh._owed(list(range(len(labels)))) == [] for _ in range(9))
+    assert {groups[i] for i in fresh._owed(list(range(len(labels))))} <= {"price", "complete",
+                                                                          "set"}
+
+
+def test_group_every_is_refused_below_zero_and_without_groups():
+    common = dict(mini_repeat_count=1, batch_size=1, repeat_count=1, flat={})
+    with pytest.raises(ValueError, match="group_every"):
+        FilteredSampler(["a", "b"], groups=["x", "y"], group_every=-1, **common)
+    assert FilteredSampler(["a", "b"], group_every=5, **common)._owed([0, 1]) == []
 
 
 def test_learnability_is_the_reward_variance_at_a_smoothed_rate():
