@@ -14,11 +14,13 @@ starves a group the policy is starting to fail: a benchmark run gave "complete" 
 draw list, GRPO drew it twice in 24 and unlearnt it (docs/training.md).
 
 With ``groups`` and ``group_every``, every group is drawn at least once in any ``group_every``
-chunks in a row. Unlike the floor, which at a small share draws each group in the first chunks,
-this draws a group the policy has not seen for a while, when its rollouts may have started to
-fail and a group of them can teach it again (a learning-benchmark pilot at seed 1 lost the one
-kind it never drew; with a 5% floor, at seed 0, it drew that kind at the first step, passed
-all 8 rollouts, learnt nothing from them, and lost it by the end).
+chunks in a row. Unlike the floor, which at a small share and one prompt a chunk draws each
+group in the first chunks and then seldom, this draws a group the policy has not seen for a
+while, when its rollouts may have started to fail and a group of them can teach it again (a
+learning-benchmark pilot at seed 1 lost the one kind it never drew; with a 5% floor, at seed 0,
+it drew that kind at the first step, passed all 8 rollouts, learnt nothing from them, and lost
+it by the end). Every ``10`` kept every kind at both seeds in those pilots (docs/training.md,
+"Draws by learnability").
 
 With ``learnability`` (a :class:`Learnability`), the prompts of each group are drawn in
 proportion to how much their next rollouts can teach, ``p (1 - p)`` at their estimated success
