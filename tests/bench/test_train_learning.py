@@ -302,8 +302,8 @@ def test_the_learnability_prior_is_the_filters_tries_keyed_by_the_samplers_label
     # A draw list repeats prompts; each one gets its prior once, and one never tried none.
     assert learnability_prior([done, done, new], filtered) == {done.label: (3, 4)}
     assert learnability_prior([done], {}) == {}
-    assert _args(["--no-grpo-learnability"]).grpo_learnability is False
     assert _args([]).grpo_learnability is False
+    assert _args(["--grpo-learnability"]).grpo_learnability is True
 
 
 def test_kind_every_is_off_by_default_and_refuses_a_negative_count(capsys):

@@ -69,7 +69,7 @@ def test_a_group_not_drawn_for_group_every_chunks_is_drawn_next_and_not_before()
                                                                           "set"}
 
 
-def test_group_every_is_refused_below_zero_and_without_groups():
+def test_group_every_is_refused_below_zero_and_does_nothing_without_groups():
     common = dict(mini_repeat_count=1, batch_size=1, repeat_count=1, flat={})
     with pytest.raises(ValueError, match="group_every"):
         FilteredSampler(["a", "b"], groups=["x", "y"], group_every=-1, **common)
