@@ -20,6 +20,7 @@ GPU_DEFAULTS = ["--device", "cuda", "--threads", "8", "--train-stride", "1", "--
                 "--grpo-pool", "0", "--generations", "8", "--sft-epochs", "3",
                 # The recipe as run on the H200: two prompts a step, uniform draws, no floor.
                 "--prompts-per-step", "2", "--grpo-draw-floor", "0", "--no-grpo-learnability",
+                "--grpo-kind-every", "0",
                 "--out", str(RESULTS / "train_learning.gpu.json"), "--print-json"]
 
 

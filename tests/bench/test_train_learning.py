@@ -302,13 +302,13 @@ def test_the_learnability_prior_is_the_filters_tries_keyed_by_the_samplers_label
     # A draw list repeats prompts; each one gets its prior once, and one never tried none.
     assert learnability_prior([done, done, new], filtered) == {done.label: (3, 4)}
     assert learnability_prior([done], {}) == {}
-    assert _args([]).grpo_learnability is False
-    assert _args(["--grpo-learnability"]).grpo_learnability is True
+    assert _args([]).grpo_learnability is True
+    assert _args(["--no-grpo-learnability"]).grpo_learnability is False
 
 
-def test_kind_every_is_off_by_default_and_refuses_a_negative_count(capsys):
-    assert _args([]).grpo_kind_every == 0
-    assert _args(["--grpo-kind-every", "10"]).grpo_kind_every == 10
+def test_kind_every_is_10_by_default_and_refuses_a_negative_count(capsys):
+    assert _args([]).grpo_kind_every == 10
+    assert _args(["--grpo-kind-every", "0"]).grpo_kind_every == 0
     with pytest.raises(SystemExit):
         _args(["--grpo-kind-every", "-1"])
     assert "--grpo-kind-every" in capsys.readouterr().err
@@ -320,3 +320,4 @@ def test_the_gpu_recipe_keeps_the_grpo_draws_it_was_run_with():
     args = _args(GPU_DEFAULTS)
     assert (args.generations, args.prompts_per_step) == (8, 2)
     assert args.grpo_learnability is False and args.grpo_draw_floor == 0.0
+    assert args.grpo_kind_every == 0 and args.grpo_steps == 40
