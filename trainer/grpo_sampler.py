@@ -19,7 +19,7 @@ group in the first chunks and then seldom, this draws a group the policy has not
 while, when its rollouts may have started to fail and a group of them can teach it again (a
 learning-benchmark pilot at seed 1 lost the one kind it never drew; with a 5% floor, at seed 0,
 it drew that kind at the first step, passed all 8 rollouts, learnt nothing from them, and lost
-it by the end). Every ``10`` kept every kind at both seeds in those pilots (docs/training.md,
+it by the end). Every 10 chunks kept every kind at both seeds in those pilots (docs/training.md,
 "Draws by learnability").
 
 With ``learnability`` (a :class:`Learnability`), the prompts of each group are drawn in
