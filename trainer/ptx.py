@@ -9,7 +9,8 @@ also takes the negative log-likelihood of a few SFT examples, weighted by ``coef
 
 The examples are taken in a seeded shuffled order, a fresh shuffle on each pass. The NLL is
 projected through the LM head at the labelled positions only (the assistant's replies), which
-is what ``scored_positions.py`` does for GRPO's own log-probabilities.
+is what ``scored_positions.py`` does for GRPO's own log-probabilities and SFT does in
+:func:`~agentworld.trainer.sft.labelled_nll`.
 """
 
 from __future__ import annotations
@@ -47,14 +48,12 @@ class PtxStream:
         """Mean NLL of ``example``'s labelled tokens under ``model`` (a causal LM)."""
         import torch
 
+        from .sft import labelled_nll
+
         ids, labels = example
         device = next(model.parameters()).device
-        inputs = torch.tensor([ids], device=device)
-        targets = torch.tensor(labels[1:], device=device)
-        scored = targets != -100
-        hidden = model.base_model(input_ids=inputs).last_hidden_state[0, :-1][scored]
-        logits = model.get_output_embeddings()(hidden).float()
-        return torch.nn.functional.cross_entropy(logits, targets[scored])
+        return labelled_nll(model, torch.tensor([ids], device=device), None,
+                            torch.tensor([labels], device=device))
 
     def due(self, micro_step: int, micro_steps: int) -> int:
         """Examples to take at micro-step ``micro_step`` of ``micro_steps`` in an optimizer

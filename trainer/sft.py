@@ -167,10 +167,27 @@ def _step(model, tokenizer, batch, optimizer, schedule) -> float:
                           device=device)
     mask = torch.tensor([[1] * len(ids) + [0] * (width - len(ids)) for ids, _ in batch],
                         device=device)
-    loss = model(input_ids=input_ids, attention_mask=mask, labels=labels).loss
+    loss = labelled_nll(model, input_ids, mask, labels)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     optimizer.step()
     schedule.step()
     optimizer.zero_grad(set_to_none=True)
     return float(loss.detach())
+
+
+def labelled_nll(model, input_ids, attention_mask, labels):
+    """Mean next-token NLL over the labelled positions of a causal LM's batch.
+
+    The same loss as ``model(..., labels=labels).loss``, but the output layer runs only on the
+    positions that carry a label: a transcript is mostly prompt and tool messages, and the
+    vocabulary projection over every position was a quarter of an SFT step on CPU.
+    """
+    import torch
+
+    hidden = model.base_model(input_ids=input_ids,
+                              attention_mask=attention_mask).last_hidden_state[:, :-1]
+    targets = labels[:, 1:]
+    keep = targets != -100
+    logits = model.get_output_embeddings()(hidden[keep]).float()
+    return torch.nn.functional.cross_entropy(logits, targets[keep])

@@ -35,6 +35,46 @@ def test_loss_only_on_the_assistant_replies(transcripts, tiny_model_dir):
     assert "How many open items" in tokenizer.decode(ids)
 
 
+def test_sft_loss_scores_only_the_labelled_positions_and_equals_the_models_loss(
+        transcripts, tiny_model_dir):
+    """A padded batch of transcripts: the loss and its gradient are the model's own (which
+    projects every position onto the vocabulary), and the output layer sees only the labelled
+    positions."""
+    import torch
+
+    from agentworld.trainer.models import load_policy
+    from agentworld.trainer.sft import encode_transcript, labelled_nll
+
+    model, tokenizer = load_policy(tiny_model_dir)
+    batch = [encode_transcript(tokenizer, t) for t in transcripts[:3]]
+    width = max(len(ids) for ids, _ in batch)
+    assert min(len(ids) for ids, _ in batch) < width  # padding is exercised
+    ids = torch.tensor([i + [0] * (width - len(i)) for i, _ in batch])
+    labels = torch.tensor([lab + [-100] * (width - len(lab)) for _, lab in batch])
+    mask = torch.tensor([[1] * len(i) + [0] * (width - len(i)) for i, _ in batch])
+
+    def loss_and_grads(loss_fn):
+        model.zero_grad(set_to_none=True)
+        loss = loss_fn()
+        loss.backward()
+        grads = {n: p.grad.clone() for n, p in model.named_parameters() if p.grad is not None}
+        model.zero_grad(set_to_none=True)
+        return float(loss.detach()), grads
+
+    projected: list[int] = []
+    hook = model.get_output_embeddings().register_forward_hook(
+        lambda _m, args, _out: projected.append(args[0].shape[:-1].numel()))
+    ours, our_grads = loss_and_grads(lambda: labelled_nll(model, ids, mask, labels))
+    hook.remove()
+    theirs, their_grads = loss_and_grads(
+        lambda: model(input_ids=ids, attention_mask=mask, labels=labels).loss)
+    assert projected == [int((labels[:, 1:] != -100).sum())]
+    assert ours == pytest.approx(theirs, rel=1e-5)
+    assert our_grads.keys() == their_grads.keys()
+    for name, grad in our_grads.items():
+        assert torch.allclose(grad, their_grads[name], atol=1e-6), name
+
+
 def test_baselines_per_env_and_category(hub_url, tiny_tasks):
     oracle = evaluate_sync(OraclePolicy(), tiny_tasks, hub_url)
     assert oracle.overall() == {"tasks": 2, "success": 1.0, "partial_credit": 1.0}
