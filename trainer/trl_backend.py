@@ -312,11 +312,13 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun, ptx
     from trl import GRPOTrainer
 
     from .grpo_sampler import FilteredSampler
+    from .shared_prompt_scoring import score_shared_prompts
 
     class HubGRPOTrainer(GRPOTrainer):
         """TRL's trainer, with every rollout ending at its ``submit`` call (nothing generated
         after it, nothing trained on after it), and no optimizer step (its number goes to
-        ``run.skipped_steps``) when every group of a generation is flat. With ``ptx`` (a
+        ``run.skipped_steps``) when every group of a generation is flat, and each group's
+        prompt encoded once when its rows are scored. With ``ptx`` (a
         :class:`~agentworld.trainer.ptx.PtxStream`) each optimizer step also trains on its
         demonstrations."""
 
@@ -350,6 +352,24 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun, ptx
                                  self.accelerator.backward)
                     run.ptx_sequences, run.ptx_loss = ptx.sequences, ptx.losses
             return loss
+
+        def _get_per_token_logps_and_entropies(self, model, input_ids, attention_mask,
+                                               logits_to_keep, batch_size=None,
+                                               compute_entropy=False, compute_aux_loss=False,
+                                               **inputs):
+            # Each group's prompt once (shared_prompt_scoring.py): text-only rows, one process
+            # (a DDP wrapper's hooks would miss the prompt's own forward).
+            if (compute_aux_loss or any(v is not None for v in inputs.values())
+                    or self.accelerator.num_processes != 1):
+                return super()._get_per_token_logps_and_entropies(
+                    model, input_ids, attention_mask, logits_to_keep, batch_size=batch_size,
+                    compute_entropy=compute_entropy, compute_aux_loss=compute_aux_loss,
+                    **inputs)
+            with self.accelerator.autocast():
+                log_probs, entropies = score_shared_prompts(
+                    model, input_ids, attention_mask, logits_to_keep,
+                    compute_entropy=compute_entropy)
+            return log_probs, entropies, None
 
         def _get_tool_suffix_ids(self, tool_messages):
             # After ``submit`` the episode is over, yet TRL would feed back its result and

@@ -62,9 +62,20 @@ def test_environment_steps_the_hub_and_the_verifier_scores(hub_url):
     assert "EPISODE_OVER" in env.list_items(list_id="lst_home")
 
 
-def test_short_grpo_run_with_verifier_rewards(tiny_sft_dir, tiny_tasks, hub_url, tmp_path):
+def test_short_grpo_run_with_verifier_rewards(tiny_sft_dir, tiny_tasks, hub_url, tmp_path,
+                                              monkeypatch):
+    from agentworld.trainer import shared_prompt_scoring
     from agentworld.trainer.models import load_policy
 
+    scored_groups: list[list[int]] = []
+
+    def spy(input_ids, attention_mask, prompt_width):
+        groups = prompt_groups(input_ids, attention_mask, prompt_width)
+        scored_groups.extend(groups)
+        return groups
+
+    prompt_groups = shared_prompt_scoring.prompt_groups
+    monkeypatch.setattr(shared_prompt_scoring, "prompt_groups", spy)
     model, tokenizer = load_policy(tiny_sft_dir)
     cfg = GRPORunConfig(output_dir=str(tmp_path / "grpo"), steps=2, num_generations=4,
                         prompts_per_step=2, learning_rate=1e-4, max_completion_length=128,
@@ -84,6 +95,9 @@ def test_short_grpo_run_with_verifier_rewards(tiny_sft_dir, tiny_tasks, hub_url,
     # A step is skipped exactly when every group of its generation was flat.
     assert run.skipped_steps == [p["step"] for p in run.curve if p["zero_variance"] == 1.0]
     assert (tmp_path / "grpo" / "config.json").exists()
+    # Rows were scored a group at a time, each group's prompt once: each step's two groups of
+    # four rollouts.
+    assert len(scored_groups) == 2 * 2 and all(len(g) == 4 for g in scored_groups)
 
 
 def test_micro_batches_accumulate_into_one_step_per_generation(tiny_sft_dir, tiny_tasks,
