@@ -37,41 +37,61 @@ def prompt_groups(input_ids, attention_mask, prompt_width: int) -> list[list[int
 
 
 def score_shared_prompts(model, input_ids, attention_mask, logits_to_keep: int, *,
-                         compute_entropy: bool = False) -> tuple[Any, Any]:
+                         compute_entropy: bool = False,
+                         batch_size: int | None = None) -> tuple[Any, Any]:
     """``(log_probs, entropies)`` of the last ``logits_to_keep`` tokens of each row, as TRL's
     fused LM head gives them for ``model(input_ids, attention_mask, labels,
     fused_lm_head=True)`` (``entropies`` is ``None`` unless ``compute_entropy``), with each
-    group of rows sharing a prompt encoding it once. ``model`` carries TRL's fused head."""
+    group of rows sharing a prompt encoding it once. ``model`` carries TRL's fused head. Rows
+    go through the model at most ``batch_size`` at a time (TRL's bound on peak memory)."""
     import torch
-    from transformers import DynamicCache
 
     # The prefix stops one token short of the completion: the last prompt position's hidden
     # state is what scores the first completion token, so it is computed with the rows.
     shared = input_ids.shape[1] - logits_to_keep - 1
-    cache_arg = ("cache" if "cache" in inspect.signature(model.base_model.forward).parameters
-                 else "past_key_values")
     log_probs, entropies, order = [], [], []
-    for rows in prompt_groups(input_ids, attention_mask, shared + 1):
-        index = torch.tensor(rows, device=input_ids.device)
-        ids, mask = input_ids[index], attention_mask[index]
-        labels = ids.masked_fill(mask == 0, -100)
-        labels[:, :-logits_to_keep] = -100
-        kwargs: dict[str, Any] = {}
-        if len(rows) > 1 and shared > 0:
-            encoded = model.base_model(input_ids=ids[:1, :shared],
-                                       attention_mask=mask[:1, :shared], use_cache=True)
-            prompt = getattr(encoded, "cache", None) or encoded.past_key_values
-            n = len(rows)
-            kwargs[cache_arg] = DynamicCache(ddp_cache_data=[
-                (layer.keys.expand(n, -1, -1, -1), layer.values.expand(n, -1, -1, -1))
-                for layer in prompt.layers])
-            ids, labels = ids[:, shared:], labels[:, shared:]
-        out = model(input_ids=ids, attention_mask=mask, labels=labels, fused_lm_head=True,
-                    **kwargs)
-        log_probs.append(out.log_probs[:, -logits_to_keep:])
-        if compute_entropy:
-            entropies.append(out.entropy[:, -logits_to_keep:])
-        order += rows
+    for group in prompt_groups(input_ids, attention_mask, shared + 1):
+        prompt = None
+        if len(group) > 1 and shared > 0:
+            first = group[0]
+            prompt = model.base_model(input_ids=input_ids[first:first + 1, :shared],
+                                      attention_mask=attention_mask[first:first + 1, :shared],
+                                      use_cache=True)
+        step = batch_size or len(group)
+        for at in range(0, len(group), step):
+            rows = group[at:at + step]
+            out = _score_rows(model, input_ids, attention_mask, rows, logits_to_keep,
+                              prompt, shared)
+            log_probs.append(out.log_probs[:, -logits_to_keep:])
+            if compute_entropy:
+                entropies.append(out.entropy[:, -logits_to_keep:])
+            order += rows
     back = torch.argsort(torch.tensor(order, device=input_ids.device))
     return (torch.cat(log_probs)[back],
             torch.cat(entropies)[back] if compute_entropy else None)
+
+
+def _score_rows(model, input_ids, attention_mask, rows: list[int], logits_to_keep: int,
+                prompt, shared: int):
+    """The fused head's output for ``rows``: whole, or after the first ``shared`` tokens when
+    ``prompt`` (the backbone's output for them, with its cache) is given."""
+    import torch
+    from transformers import DynamicCache
+
+    index = torch.tensor(rows, device=input_ids.device)
+    ids, mask = input_ids[index], attention_mask[index]
+    labels = ids.masked_fill(mask == 0, -100)
+    labels[:, :-logits_to_keep] = -100
+    if prompt is None:
+        return model(input_ids=ids, attention_mask=mask, labels=labels, fused_lm_head=True)
+    cache = getattr(prompt, "cache", None) or prompt.past_key_values
+    n = len(rows)
+    # A fresh cache per call: the forward appends the rows' own keys and values to it.
+    rows_cache = DynamicCache(ddp_cache_data=[
+        (layer.keys.expand(n, -1, -1, -1), layer.values.expand(n, -1, -1, -1))
+        for layer in cache.layers])
+    # transformers 5.24 renamed ``past_key_values`` to ``cache``; 5.15 knows only the old name.
+    name = ("cache" if "cache" in inspect.signature(model.base_model.forward).parameters
+            else "past_key_values")
+    return model(input_ids=ids[:, shared:], attention_mask=mask, labels=labels[:, shared:],
+                 fused_lm_head=True, **{name: rows_cache})

@@ -368,7 +368,7 @@ def _trainer_class(reward: VerifierReward, cfg: GRPORunConfig, run: GRPORun, ptx
             with self.accelerator.autocast():
                 log_probs, entropies = score_shared_prompts(
                     model, input_ids, attention_mask, logits_to_keep,
-                    compute_entropy=compute_entropy)
+                    compute_entropy=compute_entropy, batch_size=batch_size)
             return log_probs, entropies, None
 
         def _get_tool_suffix_ids(self, tool_messages):

@@ -77,6 +77,22 @@ def test_each_groups_prompt_is_encoded_once(model_and_batch):
     assert log_probs.shape == (6, 12) and entropy is None
 
 
+def test_rows_go_through_at_most_batch_size_at_a_time(model_and_batch):
+    import torch
+
+    model, ids, mask = model_and_batch
+    tokens: list[int] = []
+    hook = model.base_model.embed_tokens.register_forward_hook(
+        lambda _m, args, _out: tokens.append(args[0].numel()))
+    with torch.no_grad():
+        ours, _ = score_shared_prompts(model, ids, mask, 12, batch_size=2)
+    hook.remove()
+    assert tokens == [29, 2 * 13, 13, 29, 2 * 13, 13]  # still one prompt encoding a group
+    with torch.no_grad():
+        theirs, _ = _full(model, ids, mask, 12)
+    assert torch.allclose(ours, theirs, atol=1e-5)
+
+
 def test_a_groups_rows_need_not_be_adjacent(model_and_batch):
     """TRL shuffles a generation's rows before its micro-batches: each row's scores come back
     in its own place."""
