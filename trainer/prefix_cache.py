@@ -72,9 +72,7 @@ class PrefixKV:
         self._weights = _weights_version(model)
         self.min_prefix, self.max_tokens = min_prefix, max_tokens
         self._store: OrderedDict[tuple[int, ...], tuple] = OrderedDict()
-        # transformers 5.24 renamed ``past_key_values`` to ``cache``; 5.15 knows only the old name.
-        params = inspect.signature(model.forward).parameters
-        self._cache_arg = "cache" if "cache" in params else "past_key_values"
+        self._cache_arg = cache_argument(model.forward)
         self.encoded = 0            # tokens run through the model as prompt (for benchmarks)
         self.reused = 0             # prompt tokens served from the cache
 
@@ -159,6 +157,12 @@ class PrefixKV:
     def _evict(self) -> None:
         while len(self._store) > 1 and sum(map(len, self._store)) > self.max_tokens:
             self._store.popitem(last=False)
+
+
+def cache_argument(forward) -> str:
+    """The keyword ``forward`` takes a KV cache by: transformers 5.24 renamed
+    ``past_key_values`` to ``cache``; 5.15 knows only the old name."""
+    return "cache" if "cache" in inspect.signature(forward).parameters else "past_key_values"
 
 
 def _weights_version(model) -> int:

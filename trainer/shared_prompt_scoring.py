@@ -17,8 +17,9 @@ entropies and gradients are the same up to float rounding.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
+
+from .prefix_cache import cache_argument
 
 __all__ = ["prompt_groups", "score_shared_prompts"]
 
@@ -90,8 +91,5 @@ def _score_rows(model, input_ids, attention_mask, rows: list[int], logits_to_kee
     rows_cache = DynamicCache(ddp_cache_data=[
         (layer.keys.expand(n, -1, -1, -1), layer.values.expand(n, -1, -1, -1))
         for layer in cache.layers])
-    # transformers 5.24 renamed ``past_key_values`` to ``cache``; 5.15 knows only the old name.
-    name = ("cache" if "cache" in inspect.signature(model.base_model.forward).parameters
-            else "past_key_values")
     return model(input_ids=ids[:, shared:], attention_mask=mask, labels=labels[:, shared:],
-                 fused_lm_head=True, **{name: rows_cache})
+                 fused_lm_head=True, **{cache_argument(model.base_model.forward): rows_cache})
