@@ -13,9 +13,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from agentworld.hub.actions import MAX_ACTION_CHARS
+from agentworld.hub.actions import MAX_ACTION_CHARS, Submit, ToolCall, parse_action
 from agentworld.servers import Catalog, default_catalog
-from agentworld.servers.tasks import REWARD_MODES, reward_for
+from agentworld.servers.tasks import REWARD_MODES, Step, reward_for
 
 from ._backends import Backend, LocalBackend, RemoteBackend
 from .errors import AgentWorldEnvError, EpisodeEndedError
@@ -80,6 +80,10 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
         reward_mode: ``"binary"`` (default: 1 for a pass, 0 for a failure) or ``"partial"``
             (1 for a pass, half the rubric's score for a failure, so every failure still ranks
             below every pass).
+        judge: an optional :class:`~agentworld.servers.taskgen.claims_judge.ClaimsJudge`. At
+            the end of an episode it grades the statements of the reply that the verifier's
+            claim reader could not decide (``info["verdict"]["notes"]["undecided"]``) and puts
+            its grades in ``info["judge"]``; the reward never depends on it.
 
     ``reset(seed=..., options={"task_id": ...})`` starts an episode; ``info`` holds the prompt,
     the tools (MCP schemas), the episode id and the environment version. Actions are
@@ -98,7 +102,8 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
 
     def __init__(self, env_id: str, *, hub_url: str | None = None, token: str | None = None,
                  max_episode_steps: int | None = None, catalog: Catalog | None = None,
-                 render_mode: str | None = None, reward_mode: str = "binary") -> None:
+                 render_mode: str | None = None, reward_mode: str = "binary",
+                 judge: Any = None) -> None:
         if reward_mode not in REWARD_MODES:
             raise ValueError(f"reward_mode must be one of {REWARD_MODES}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -110,6 +115,9 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
         self.env_id = env_id
         self.render_mode = render_mode
         self.reward_mode = reward_mode
+        self.judge = judge
+        self._exchanges: list[tuple[Any, str]] = []
+        self._prompt = ""
         self.max_episode_steps = max_episode_steps
         self._backend: Backend = (
             RemoteBackend(hub_url, env_id, token=token) if hub_url is not None
@@ -145,6 +153,7 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
                                                 max_steps=self.max_episode_steps)
         self._done = False
         self._last = {"observation": observation, "action": None, "reward": 0.0}
+        self._exchanges, self._prompt = [], observation
         return observation, info
 
     def step(self, action: Any) -> tuple[str, float, bool, bool, dict[str, Any]]:
@@ -173,7 +182,28 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
             reward = reward_for(verdict["score"], bool(verdict["passed"]), self.reward_mode)
         self._last = {"observation": outcome["observation"], "action": wire, "reward": reward,
                       "terminated": terminated, "truncated": truncated}
+        self._exchanges.append((wire, outcome["observation"]))
+        undecided = (verdict or {}).get("notes", {}).get("undecided")
+        if self._done and self.judge is not None and undecided:
+            info["judge"] = self._judge(undecided)
         return outcome["observation"], reward, terminated, truncated, info
+
+    def _judge(self, statements: list[str]) -> dict[str, Any]:
+        """The judge's grades of the undecided statements, from the calls this episode made."""
+        trajectory, answer = [], None
+        for wire, observation in self._exchanges:
+            action = parse_action(wire)
+            if isinstance(action, Submit):
+                answer = action.answer
+            elif isinstance(action, ToolCall):
+                try:
+                    output = json.loads(observation)
+                except ValueError:
+                    output = {"text": observation}
+                ok = not (isinstance(output, dict) and "error" in output)
+                arguments = action.arguments if isinstance(action.arguments, dict) else {}
+                trajectory.append(Step(action.name, arguments, ok, output))
+        return self.judge.grade(self._prompt, answer, statements, trajectory)
 
     def episode_state(self) -> dict[str, Any]:
         """The orchestrator's view of the current episode (steps, verdict, ``db_hash``,

@@ -50,13 +50,16 @@ class Verdict:
 
     ``score`` is the fraction of the rubric's points earned. ``reward`` is what a trainer
     optimises: 1 for a pass; for a failure 0 (``binary``, the default) or half the score
-    (``partial``), so that every failure ranks below every pass.
+    (``partial``), so that every failure ranks below every pass. ``notes`` says what the checks
+    read beyond their verdict: the reply's contradictions, and the statements the claim reader
+    could not decide (left to an optional LLM judge, never part of the reward).
     """
 
     reward: float
     passed: bool
     components: dict[str, float] = field(default_factory=dict)
     score: float | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_checks(cls, checks: dict[str, bool], *, threshold: float = 1.0,
@@ -68,18 +71,21 @@ class Verdict:
 
     @classmethod
     def of(cls, score: float, passed: bool, components: dict[str, float], *,
-           mode: str = "binary") -> Verdict:
+           mode: str = "binary", notes: dict[str, Any] | None = None) -> Verdict:
         return cls(reward=reward_for(score, passed, mode), passed=passed,
-                   components=components, score=round(score, 6))
+                   components=components, score=round(score, 6), notes=dict(notes or {}))
 
     def with_mode(self, mode: str) -> Verdict:
         """The same verdict under another reward mode."""
         score = self.reward if self.score is None else self.score
-        return Verdict.of(score, self.passed, self.components, mode=mode)
+        return Verdict.of(score, self.passed, self.components, mode=mode, notes=self.notes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reward": self.reward, "passed": self.passed, "score": self.score,
-                "components": self.components}
+        out = {"reward": self.reward, "passed": self.passed, "score": self.score,
+               "components": self.components}
+        if self.notes:
+            out["notes"] = self.notes
+        return out
 
 
 def reward_for(score: float, passed: bool, mode: str = "binary") -> float:

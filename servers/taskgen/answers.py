@@ -27,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 __all__ = ["answer_matches", "candidates", "mentions", "normal_text", "render_answer",
-           "ANSWER_TYPES"]
+           "ANSWER_TYPES", "date_spans"]
 
 ANSWER_TYPES = frozenset({"number", "money", "date", "id", "text", "list"})
 
@@ -79,18 +79,26 @@ def _date(parts: tuple[str, ...], form: str) -> str | None:
         return None
 
 
-def _dates(text: str) -> tuple[list[str], str]:
-    """The dates in ``text`` (ISO form) and the text with them blanked out."""
-    found: list[tuple[int, str]] = []
+def date_spans(text: str) -> list[tuple[str, int, int]]:
+    """Every date written in ``text``: (ISO form, start, end), in reading order."""
+    found: list[tuple[str, int, int]] = []
     for pattern, form in _DATE_PATTERNS:
         def take(match: re.Match, form: str = form) -> str:
             value = _date(match.groups(), form)
             if value is None:
                 return match.group(0)
-            found.append((match.start(), value))
+            found.append((value, match.start(), match.end()))
             return " " * len(match.group(0))
         text = pattern.sub(take, text)
-    return [v for _, v in sorted(found)], text
+    return sorted(found, key=lambda f: f[1])
+
+
+def _dates(text: str) -> tuple[list[str], str]:
+    """The dates in ``text`` (ISO form) and the text with them blanked out."""
+    spans = date_spans(text)
+    for _, start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return [v for v, _, _ in spans], text
 
 
 def _numbers(text: str) -> list[Decimal]:

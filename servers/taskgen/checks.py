@@ -9,9 +9,14 @@ every check holds. Kinds:
   never by a generated id: a value ``{"$created": table, "values": {...}}`` stands for "the id of
   a row created in this episode in ``table`` with that content";
 * ``row_removed``: a row is gone;
-* ``answer``: the final answer is exactly the expected value (see ``answers.py``);
-* ``called``: a successful call of a tool with the given arguments (a lookup that must happen, or
-  an option the task states, such as a payment method);
+* ``answer``: the final answer is exactly the expected value (see ``answers.py``), read from the
+  reply without its labelled context, and not hedged;
+* ``read``: the evidence an answer rests on was seen: some successful call, of any tool,
+  returned the answer's value or one of the records it comes from (a listing counts as well as
+  a lookup); guessing fails it;
+* ``reply``: the reply claims nothing the final state contradicts (``reply_facts.py``);
+* ``called`` (options a request insists on that the state cannot show): a successful call of a
+  tool with the given arguments;
 * ``unchanged_elsewhere``: the whole-database guard. Every row of every table outside the task's
   declared effect is unchanged, no row is added or removed beyond it, and the changed rows change
   only in the declared columns. Bookkeeping tables and columns are the only exception;
@@ -28,72 +33,35 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping
+from decimal import Decimal
 from typing import Any
 
 from agentworld.servers.tasks import Verdict, VerifierInput
 
-from .answers import answer_matches, normal_text
+from .answers import answer_matches
+from .reply_facts import read_reply
+from .reply_text import answer_text, hedges
+from .tables import ident as _ident
+from .tables import snapshot, table_digest, table_keys
+from .values import leaves, same
 
 __all__ = ["Check", "evaluate", "compile_rubric", "IGNORED_COLUMNS", "table_keys",
-           "snapshot", "same_value", "table_digest"]
+           "snapshot", "same_value", "table_digest", "answer_holds", "evidence_seen",
+           "answer_facts", "number_text"]
 
 Check = Mapping[str, Any]
 
 # Columns whose values depend on when or how many calls the agent made, not on what it did.
 IGNORED_COLUMNS = frozenset({"id", "created_at", "updated_at"})
-_ID_LIKE = re.compile(r"^[a-z]{2,5}_[0-9a-z]{6,}$|^[A-Z]{2,5}-[0-9A-Z]{4,}$")
 
 
-def _ident(name: str) -> str:
-    """A table or column name, quoted: mined servers name tables and columns ``values`` or
-    ``order``, which SQL reserves."""
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ValueError(f"not an identifier: {name!r}")
-    return f'"{name}"'
-
-
-def table_keys(db: sqlite3.Connection, table: str) -> list[str]:
-    info = db.execute(f"PRAGMA table_info({_ident(table)})").fetchall()
-    return [r[1] for r in sorted(info, key=lambda r: r[5]) if r[5]]
-
-
-def snapshot(db: sqlite3.Connection, table: str) -> tuple[list[str], dict[Any, dict[str, Any]]]:
-    """(key columns, rows by key). A table without a primary key is keyed by whole content,
-    with a repeat counter, so it compares as a multiset."""
-    keys = table_keys(db, table)
-    cursor = db.execute(f"SELECT * FROM {_ident(table)}")
-    names = [d[0] for d in cursor.description]
-    rows = [dict(zip(names, r, strict=True)) for r in cursor.fetchall()]
-    if keys:
-        return keys, {json.dumps([r[k] for k in keys], default=str): r for r in rows}
-    seen: Counter = Counter()
-    out = {}
-    for r in rows:
-        content = json.dumps([r[n] for n in names], default=str)
-        seen[content] += 1
-        out[f"{content}#{seen[content]}"] = r
-    return [], out
-
-
-def table_digest(db: sqlite3.Connection, table: str) -> int:
-    """A cheap fingerprint of a table's rows: equal tables (the common case) need no row diff."""
-    return hash(tuple(db.execute(f"SELECT * FROM {_ident(table)}").fetchall()))
-
-
-def same_value(expected: Any, actual: Any) -> bool:
-    """Free text compares as a person reads it (case, spacing, trailing punctuation); ids, codes,
-    numbers and states compare exactly."""
-    if isinstance(expected, str) and isinstance(actual, str) and not _ID_LIKE.match(expected):
-        return normal_text(expected) == normal_text(actual)
-    if isinstance(expected, float) or isinstance(actual, float):
-        try:
-            return abs(float(expected) - float(actual)) < 1e-9
-        except (TypeError, ValueError):
-            return False
-    return expected == actual
+def same_value(expected: Any, actual: Any, column: str = "") -> bool:
+    """Whether ``actual`` is the value ``expected`` states, by its type (``values.py``)."""
+    return same(expected, actual, column=column)
 
 
 def _rows(db: sqlite3.Connection, table: str, match: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Rows whose key columns (``match``) hold exactly these values."""
     plain = {k: v for k, v in match.items() if not isinstance(v, dict)}
     where = " AND ".join(f"{_ident(k)} IS ?" for k in plain) or "1 = 1"
     cursor = db.execute(f"SELECT * FROM {_ident(table)} WHERE {where}", tuple(plain.values()))
@@ -101,49 +69,76 @@ def _rows(db: sqlite3.Connection, table: str, match: Mapping[str, Any]) -> list[
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
+# What one verification has already read (new rows per table, created ids per reference), by
+# the id of the run: the same reference to a created row is resolved once, not once per row.
+_MEMO: dict[int, dict[Any, Any]] = {}
+
+
+def _memoized(run: VerifierInput, key: Any, compute):
+    memo = _MEMO.get(id(run))
+    if memo is None:
+        return compute()
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
+
+
+def _new_rows(run: VerifierInput, table: str) -> list[dict[str, Any]]:
+    """Rows of ``table`` this episode created (by key; a table without one compares whole
+    rows as a multiset)."""
+    return _memoized(run, ("new", table), lambda: _read_new_rows(run, table))
+
+
+def _read_new_rows(run: VerifierInput, table: str) -> list[dict[str, Any]]:
+    keys = table_keys(run.final, table)
+    if not keys:
+        before = Counter(json.dumps(r, sort_keys=True, default=str)
+                         for r in _rows(run.initial, table, {}))
+        out = []
+        for row in _rows(run.final, table, {}):
+            text = json.dumps(row, sort_keys=True, default=str)
+            if before[text]:
+                before[text] -= 1
+            else:
+                out.append(row)
+        return out
+    columns = ", ".join(_ident(k) for k in keys)
+    old = {tuple(r) for r in run.initial.execute(f"SELECT {columns} FROM {_ident(table)}")}
+    return [r for r in _rows(run.final, table, {}) if tuple(r[k] for k in keys) not in old]
+
+
 def _created_ids(run: VerifierInput, ref: Mapping[str, Any]) -> set[Any]:
     """Ids of rows created in this episode in ``ref["$created"]`` with ``ref["values"]``."""
     table = ref["$created"]
-    keys = table_keys(run.final, table) or ["rowid"]
-    key = keys[0]
-    before = {r[key] for r in _rows(run.initial, table, {})} if key != "rowid" else set()
-    return {r[key] for r in _matching(run, table, ref.get("values", {}))
-            if r.get(key) not in before}
+    key = (table_keys(run.final, table) or ["rowid"])[0]
+    return _memoized(run, ("created", json.dumps(ref, sort_keys=True, default=str)),
+                     lambda: {r.get(key) for r in _holding(run, _new_rows(run, table),
+                                                           ref.get("values", {}))})
 
 
-def _matching(run: VerifierInput, table: str, values: Mapping[str, Any]) -> list[dict]:
-    out = []
-    for row in _rows(run.final, table, values):
-        if all(_holds(run, v, row.get(k)) for k, v in values.items()):
-            out.append(row)
-    return out
+def _holding(run: VerifierInput, rows: list[dict], values: Mapping[str, Any]) -> list[dict]:
+    """The rows that hold ``values``, each compared by its type (an empty expected column
+    must be empty)."""
+    return [row for row in rows if all(_holds(run, v, row.get(k), k) for k, v in values.items())]
 
 
-def _holds(run: VerifierInput, expected: Any, actual: Any) -> bool:
+def _holds(run: VerifierInput, expected: Any, actual: Any, column: str = "") -> bool:
     if isinstance(expected, dict) and "$created" in expected:
         return actual in _created_ids(run, expected)
-    return same_value(expected, actual)
+    if expected is None:
+        return actual is None
+    return same_value(expected, actual, column)
 
 
 def _row_values(check: Check, run: VerifierInput) -> bool:
     rows = _rows(run.final, check["table"], check["match"])
-    return bool(rows) and all(all(_holds(run, v, r.get(k)) for k, v in check["expect"].items())
-                              for r in rows)
+    return bool(rows) and all(all(_holds(run, v, r.get(k), k)
+                                  for k, v in check["expect"].items()) for r in rows)
 
 
 def _row_added(check: Check, run: VerifierInput) -> bool:
-    values = check["values"]
-    table = check["table"]
-    keys = table_keys(run.final, table)
-    if keys:
-        def key(r: dict) -> str:
-            return json.dumps([r[k] for k in keys], default=str)
-
-        before = {key(r) for r in _rows(run.initial, table, {})}
-        new = [r for r in _matching(run, table, values) if key(r) not in before]
-        return len(new) >= check.get("at_least", 1)
-    plain = {k: v for k, v in values.items() if not isinstance(v, dict)}
-    return len(_matching(run, table, values)) > len(_rows(run.initial, table, plain))
+    new = _holding(run, _new_rows(run, check["table"]), check["values"])
+    return len(new) >= check.get("at_least", 1)
 
 
 def _unchanged_elsewhere(check: Check, run: VerifierInput) -> bool:
@@ -188,8 +183,68 @@ def _count_changed(run: VerifierInput, table: str) -> int:
     return changed + sum(1 for k in before if k not in after)
 
 
-def evaluate(check: Check, run: VerifierInput) -> bool:
-    """Whether one check holds. Raises ValueError for an unknown kind."""
+def answer_holds(spec: Mapping[str, Any], reply: str | None, *,
+                 db: sqlite3.Connection | None = None) -> bool:
+    """The answer check: the reply, without its labelled context, gives exactly the expected
+    value and does not hedge."""
+    if not reply:
+        return False
+    text = answer_text(reply)
+    value = spec.get("value") if spec.get("type") in ("number", "money") else None
+    return not hedges(text, value) and answer_matches(dict(spec), text, db=db)
+
+
+def answer_facts(spec: Mapping[str, Any]) -> set[str]:
+    """The answer's value as a reply of a tool may hold it (amounts in cents as well)."""
+    values = spec["value"] if isinstance(spec.get("value"), list) else [spec.get("value")]
+    out = set()
+    for value in values:
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, int | float):
+            number = Decimal(str(value))
+            out.add(number_text(number))
+            if spec.get("type") == "money":
+                out.add(number_text(number * 100))
+        else:
+            out.add(str(value).casefold()[:10] if spec.get("type") == "date"
+                    else str(value).casefold())
+    return out
+
+
+def number_text(number: Decimal) -> str:
+    return str(number.normalize()) if number != number.to_integral() else str(int(number))
+
+
+def _seen(run: VerifierInput) -> set[str]:
+    """Every value the successful calls returned, as ``answer_facts`` writes them."""
+    out: set[str] = set()
+    for step in run.trajectory:
+        if not step.ok:
+            continue
+        for value in leaves(step.output):
+            if isinstance(value, int | float):
+                out.add(number_text(Decimal(str(value))))
+                continue
+            text = str(value).casefold()
+            out.add(text)
+            if re.match(r"\d{4}-\d{2}-\d{2}", text):
+                out.add(text[:10])
+    return out
+
+
+def evidence_seen(check: Check, run: VerifierInput) -> bool:
+    """Whether a successful call returned the answer's value or a record it rests on."""
+    seen = _seen(run)
+    wanted = {str(w).casefold() for w in check.get("witnesses", ())}
+    for spec in check.get("specs", ()):
+        wanted |= answer_facts(spec)
+    return bool(wanted & seen)
+
+
+def evaluate(check: Check, run: VerifierInput, notes: dict[str, Any] | None = None) -> bool:
+    """Whether one check holds; ``notes`` collects what a check found beyond its verdict (the
+    reply's contradictions and undecided statements). Raises ValueError for an unknown kind."""
     kind = check["kind"]
     if kind == "row_values":
         return _row_values(check, run)
@@ -198,14 +253,27 @@ def evaluate(check: Check, run: VerifierInput) -> bool:
     if kind == "row_removed":
         return not _rows(run.final, check["table"], check["match"])
     if kind == "answer":
-        return answer_matches(check["spec"], run.answer, db=run.initial)
+        return answer_holds(check["spec"], run.answer, db=run.initial)
+    if kind == "read":
+        return evidence_seen(check, run)
+    if kind == "reply":
+        reading = read_reply(run.answer, initial=run.initial, final=run.final,
+                             trajectory=run.trajectory, prompt=check.get("prompt", ""),
+                             skip_tables=check.get("ignore_tables", ()),
+                             skip_columns=check.get("ignore_columns", ()),
+                             template_key=check.get("template"),
+                             expected=check.get("expected", ()))
+        if notes is not None:
+            notes["contradictions"] = [f.to_dict() for f in reading.contradictions]
+            notes["undecided"] = reading.undecided
+        return reading.ok
     if kind == "answer_includes":
         # Older sets: each value is read as a typed single answer.
         return all(answer_matches(_legacy_spec(v), run.answer, db=run.initial)
                    for v in check["values"])
     if kind == "called":
         return any(step.ok and step.tool == check["tool"]
-                   and all(same_value(v, step.arguments.get(k))
+                   and all(same_value(v, step.arguments.get(k), k)
                            for k, v in check["arguments"].items())
                    for step in run.trajectory)
     if kind == "unchanged_elsewhere":
@@ -231,15 +299,22 @@ def compile_rubric(checks: list[Check], threshold: float = 1.0, *, mode: str = "
     total = sum(c.get("points", 1) for c in checks) or 1
 
     def verify(run: VerifierInput) -> Verdict:
-        main = {i: evaluate(c, run) for i, c in enumerate(checks) if not c.get("guard")}
-        all_main = all(main.values()) and bool(main)
-        components, earned = {}, 0.0
-        for i, check in enumerate(checks):
-            ok = main[i] if i in main else (all_main and evaluate(check, run))
-            points = check.get("points", 1)
-            earned += points if ok else 0
-            components[check.get("name", f"check {i + 1}")] = float(ok)
+        notes: dict[str, Any] = {}
+        _MEMO[id(run)] = {}
+        try:
+            main = {i: evaluate(c, run, notes) for i, c in enumerate(checks)
+                    if not c.get("guard")}
+            all_main = all(main.values()) and bool(main)
+            components, earned = {}, 0.0
+            for i, check in enumerate(checks):
+                ok = main[i] if i in main else (all_main and evaluate(check, run, notes))
+                points = check.get("points", 1)
+                earned += points if ok else 0
+                components[check.get("name", f"check {i + 1}")] = float(ok)
+        finally:
+            _MEMO.pop(id(run), None)
         score = earned / total
-        return Verdict.of(score, score >= threshold - 1e-9, components, mode=mode)
+        return Verdict.of(score, score >= threshold - 1e-9, components, mode=mode,
+                          notes=notes)
 
     return verify

@@ -23,7 +23,7 @@ __all__ = ["GenerationReport", "generate_tasks", "split_of", "TASKS_PER_ENV", "T
 
 # Bumped whenever generation or the verifier contract changes: stored sets of another version
 # are generated again.
-TASKGEN_VERSION = "13"
+TASKGEN_VERSION = "14"
 TASKS_PER_ENV = 12
 LONG_PER_ENV = 2
 

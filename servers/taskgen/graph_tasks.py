@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from agentworld.servers import Environment
+from agentworld.servers.words import plural
 
 from .assemble import TaskRejected, assemble
 from .describe import describe_chain, table_for
@@ -63,12 +64,15 @@ def _answer(env: Environment, graph: ToolGraph, chain: Chain) -> tuple[dict, str
     """A typed answer read from the chain's last reply: (spec, what to ask for)."""
     last = chain.steps[-1]
     output = _unwrapped(last.output)
+    many = plural(graph.nodes[last.tool].noun.replace(" ", "_")).replace("_", " ")
     if isinstance(output, list):
-        return {"type": "number", "value": len(output)}, "how many there are in all"
+        return {"type": "number", "value": len(output)}, f"how many {many} match"
     if not isinstance(output, dict):
         return None
     if isinstance(output.get("total"), int) and _is_listing(output):
-        return {"type": "number", "value": output["total"]}, "how many there are in all"
+        listed = next((k for k, v in output.items() if isinstance(v, list)), None)
+        many = listed.replace("_", " ") if listed else many
+        return {"type": "number", "value": output["total"]}, f"how many {many} match"
     obj = next((v for v in output.values() if isinstance(v, dict)), None)
     if obj is None:
         return None

@@ -15,10 +15,11 @@ from typing import Any
 
 from agentworld.servers import Environment
 
-from .answers import normal_text
+from .answers import date_spans, normal_text
 from .record import TaskRecord
+from .values import instant, leaves
 
-__all__ = ["unspecified_steps", "scalars"]
+__all__ = ["unspecified_steps", "unspecified_in", "scalars", "says"]
 
 _ID = re.compile(r"^[a-z]{2,5}_[0-9a-z]{6,}$")
 _FREE = ("limit", "cursor", "offset", "page", "page_size", "per_page")
@@ -26,18 +27,36 @@ _FREE = ("limit", "cursor", "offset", "page", "page_size", "per_page")
 
 def scalars(value: Any, out: set[str], norm=normal_text) -> set[str]:
     """Every scalar inside a reply (booleans and nulls aside), written by ``norm``."""
-    if isinstance(value, dict):
-        for v in value.values():
-            scalars(v, out, norm)
-    elif isinstance(value, list):
-        for v in value:
-            scalars(v, out, norm)
-    elif value is not None and not isinstance(value, bool):
-        out.add(norm(value))
+    out.update(norm(v) for v in leaves(value))
     return out
 
 
-def _says(prompt: str, value: Any) -> bool:
+def _says_instant(prompt: str, value: Any) -> bool | None:
+    """Whether the prompt states a date-time (its date in any written form and its time of day,
+    24-hour or with am/pm); None when ``value`` is no date-time."""
+    moment = instant(value)
+    if moment is None:
+        return None
+    raw = str(value).strip()
+    day = raw[:10]
+    if day not in {iso for iso, _, _ in date_spans(prompt)} and day not in prompt:
+        return False
+    local = re.match(r"\d{4}-\d{2}-\d{2}[T ](\d{2}):(\d{2})", raw)
+    hour, minute = int(local.group(1)), int(local.group(2))
+    forms = {f"{hour:02d}:{minute:02d}", f"{hour}:{minute:02d}"}
+    twelve = hour % 12 or 12
+    suffix = "am" if hour < 12 else "pm"
+    forms |= {f"{twelve}:{minute:02d} {suffix}", f"{twelve}:{minute:02d}{suffix}"}
+    if minute == 0:
+        forms |= {f"{twelve} {suffix}", f"{twelve}{suffix}"}
+    said = prompt.lower().replace(".", "")
+    return any(re.search(r"(?<![\d:])" + re.escape(f) + r"(?![\d:])", said) for f in forms)
+
+
+def says(prompt: str, value: Any) -> bool:
+    stated = _says_instant(prompt, value)
+    if stated is not None:
+        return stated
     text = normal_text(value)
     if not text:
         return True
@@ -91,23 +110,33 @@ def _identifies(key: str, value: Any) -> bool:
 
 
 def unspecified_steps(env: Environment, record: TaskRecord, steps=()) -> list[str]:
+    """``tool.argument=value`` for every argument the agent has no way to know (see
+    :func:`unspecified_in`)."""
+    return unspecified_in(env, record.prompt, record.reference_calls, [s.output for s in steps])
+
+
+def unspecified_in(env: Environment, prompt_text: str, calls, replies=()) -> list[str]:
     """``tool.argument=value`` for every argument the agent has no way to know. A read's
-    filters other than identifiers are the agent's own choice (it may filter or page through
-    everything), so only the rows a read names must be known; every argument of a write must."""
-    prompt = normal_text(record.prompt)
+    optional filters are the agent's own choice (it may filter or page through everything), so
+    of a read only the rows it names and its required arguments must be known; every argument
+    of a write must."""
+    prompt = normal_text(prompt_text)
     outputs: set[str] = set()
     missing: list[str] = []
-    replies = [s.output for s in steps]
+    replies = list(replies)
     db = env.template.clone()
     try:
-        for i, (name, args) in enumerate(record.reference_calls):
-            read = name in env.tools and env.tools.get(name).kind == "query"
+        for i, (name, args) in enumerate(calls):
+            spec = env.tools.get(name) if name in env.tools else None
+            read = spec is not None and spec.kind == "query"
+            required = set(spec.input_schema.get("required", ())) if spec is not None else set()
             for key, value in _arguments(args):
-                if read and not _identifies(key, value):
+                top = key.split(".", 1)[0].removesuffix("[]")
+                if read and not _identifies(key, value) and top not in required:
                     continue
-                known = normal_text(value) in outputs or _says(prompt, value)
+                known = normal_text(value) in outputs or says(prompt, value)
                 if not known and isinstance(value, str):
-                    known = any(_says(prompt, n) for n in _row_names(db, value))
+                    known = any(says(prompt, n) for n in _row_names(db, value))
                 if not known:
                     missing.append(f"{name}.{key}={value!r}")
             if i < len(replies):

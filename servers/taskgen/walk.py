@@ -99,7 +99,8 @@ def _fit(value: Any, schema: dict[str, Any]) -> Any:
             value = json.loads(value)
         except ValueError:
             return None
-    if isinstance(value, list) and "array" in kinds or isinstance(value, dict) and "object" in kinds:
+    if isinstance(value, list) and "array" in kinds or \
+            isinstance(value, dict) and "object" in kinds:
         return value
     if "array" in kinds and not isinstance(value, list | dict):
         return [value]

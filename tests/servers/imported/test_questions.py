@@ -8,6 +8,7 @@ import pytest
 
 from agentworld.servers import Session
 from agentworld.servers.imported import chain_match, differences, normalize_answer
+from agentworld.servers.imported.tasks import stated_options
 from agentworld.servers.imported.compare import by_design
 from agentworld.servers.tasks import Step, VerifierInput
 
@@ -65,15 +66,46 @@ def test_the_chain_and_the_answer_are_scored_apart(library):
     assert not wrong.passed and wrong.components["answer"] == 0.0
 
 
-def test_raw_output_answers_are_matched_as_data(library):
+def test_raw_output_answers_are_read_from_the_reply_not_from_the_calls(library):
     chain = [("list_authors", {}), ("get_author", {"author_id": "au_2"})]
-    verdict = _run(library, chain, "Here you are.")["question-3"]
-    assert verdict.passed                                   # the call returned that data
-    other_author = [("list_authors", {}), ("get_author", {"author_id": "au_1"})]
-    assert not _run(library, other_author, "Here you are.")["question-3"].passed
+    said = _run(library, chain, "Jane Austen: she wrote Emma and Persuasion.")["question-3"]
+    assert said.passed
+    # The right calls do not answer for the agent: a reply that names nothing, or the wrong
+    # author's books, gets nothing for the answer.
+    assert not _run(library, chain, "Here you are.")["question-3"].passed
+    wrong = _run(library, chain, "Frank Herbert wrote Dune and Children of Dune.")["question-3"]
+    assert not wrong.passed and wrong.reward == 0.0 and wrong.components["answer"] == 0.0
+    half = _run(library, chain, "Jane Austen wrote Emma.")["question-3"]
+    assert half.components["answer"] == 0.0
     # The agent may also answer with the data itself, reformatted.
     answer = json.dumps(json.loads(LIBRARY_QUESTIONS[2]["reference_answer"]), indent=4)
     assert _run(library, chain, answer)["question-3"].components["answer"] == 1.0
+
+
+def test_a_wrong_or_hedged_value_after_the_right_chain_gets_nothing(library):
+    right_calls = [("list_books", {"genre": "scifi"})]
+    assert _run(library, right_calls, "4")["question-1"].passed
+    for reply in ("5", "About 4.", "Probably 4, but I am not sure."):
+        verdict = _run(library, right_calls, reply)["question-1"]
+        assert verdict.reward == 0.0 and verdict.components["answer"] == 0.0, reply
+
+
+def test_options_the_question_states_are_checked_on_the_call():
+    chain = [("share_page", {"page_id": "pg_1", "member": "ana", "permission": "EDIT"}),
+             ("list_books", {"genre": "scifi", "limit": 5})]
+    required = {"share_page": ["page_id", "member"], "list_books": []}
+    question = "Give Ana edit access to page pg_1, then count the books."
+    stated = stated_options(chain, required, question)
+    assert stated == {0: ["permission"]}          # "5" (a page size) is not in the question
+
+    def steps(permission):
+        return [Step("share_page", {"page_id": "pg_1", "member": "ana",
+                                    "permission": permission}, True, {}),
+                Step("list_books", {"genre": "fantasy"}, True, {})]
+
+    assert chain_match(chain, required, steps("edit"), stated) == 1.0
+    assert chain_match(chain, required, steps("VIEW"), stated) == 0.0
+    assert chain_match(chain, required, steps("VIEW")) == 1.0   # without the stated options
 
 
 def test_chain_arguments_must_agree_on_required_parameters():

@@ -1,0 +1,299 @@
+"""Reading an agent's final reply as typed statements, before anything is checked.
+
+This module knows only English, never the database: it cuts a reply into clauses, tells clearly
+labelled context ("next cheapest: ...", "the other three stay open") from the statement that
+answers, and finds what a careful reviewer would hold the agent to:
+
+* **hedges** on an answer ("about 7", "probably X", "I'm not sure");
+* **weekdays** next to a date ("Tuesday, 2026-03-09");
+* **action claims**: a completed act in the first person or the passive ("I emailed all 14
+  invitees", "the refund has been issued"), with the count and noun it names, unless negated,
+  conditional, planned or asked;
+* **quoted text** the reply says it wrote or found.
+
+What the state says about each is decided in :mod:`.reply_facts`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from .answers import date_spans
+
+__all__ = ["Clause", "Action", "clauses", "answer_text", "hedges", "weekday_mismatches",
+           "actions", "quotes", "ACTION_VERBS", "GENERIC_VERBS", "number_word"]
+
+
+@dataclass(frozen=True)
+class Clause:
+    text: str
+    context: bool        # clearly labelled context, not the answer itself
+
+
+@dataclass(frozen=True)
+class Action:
+    verb: str            # the verb as written ("emailed")
+    stems: tuple[str, ...]   # words a tool or table that does it is named with
+    count: int | None    # "emailed all 14 invitees" -> 14
+    noun: str            # "invitees"
+    quote: str           # the clause it was read from
+
+
+# ---- clauses and context -----------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z#\"'(\[\d*-])|\n+|;\s*|\s+[-\u2013\u2014]\s+")
+_PAREN = re.compile(r"\(([^()]*)\)")
+_CONTEXT_START = re.compile(
+    r"^(?:and |but |while |whereas |also,? |though |although )?(?:"
+    r"for (?:comparison|reference|context)|by comparison|compared (?:with|to)|note|n\.b\.|fyi|"
+    r"by the way|btw|next|the next|other|the other|others|the others|the rest|the remaining|"
+    r"remaining|runner[- ]up|the runner[- ]up|second|the second|previously|originally|earlier|"
+    r"before (?:that|the change)|excluded|excluding|skipped|not included|except|besides|"
+    r"aside from|apart from|in contrast|unlike|alternatively|alternatives?|otherwise|for the "
+    r"record|context|already)\b", re.I)
+_LABEL = re.compile(r"^\s*([A-Za-z][\w '\-/]{0,40}):\s")
+_CONTEXT_LABEL = re.compile(r"\b(?:next|other|second|runner|previous|prior|old|before|"
+                            r"comparison|reference|context|excluded|excluding|skipped|also|"
+                            r"alternative|else|remaining|rest|not included)\b", re.I)
+
+
+def _is_context(text: str) -> bool:
+    stripped = text.strip().lstrip("*-\u2022 ").strip()
+    if _CONTEXT_START.match(stripped):
+        return True
+    label = _LABEL.match(stripped)
+    return bool(label and _CONTEXT_LABEL.search(label.group(1)))
+
+
+def clauses(reply: str) -> list[Clause]:
+    """The reply cut at sentence ends, semicolons, dashes and line breaks; a parenthesis that
+    opens with a context label is a clause of its own."""
+    out: list[Clause] = []
+    for sentence in _SENTENCE_END.split(reply or ""):
+        if not sentence or not sentence.strip():
+            continue
+        rest = sentence
+        for inner in _PAREN.findall(sentence):
+            if _is_context(inner):
+                out.append(Clause(inner.strip(), True))
+                rest = rest.replace(f"({inner})", " ")
+        rest = re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s+", " ", rest)).strip()
+        if rest.strip(" .,"):
+            out.append(Clause(rest, _is_context(rest)))
+    return out
+
+
+def answer_text(reply: str) -> str:
+    """The reply without its labelled context: where an answer's value is read from."""
+    return " ".join(c.text for c in clauses(reply) if not c.context)
+
+
+# ---- hedges ------------------------------------------------------------------------------
+
+_APPROXIMATOR = (r"(?:\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|close "
+                 r"to|circa|at least|at most|more than|less than|fewer than|upwards of|in the "
+                 r"region of|somewhere around)|~|\u2248)\s*")
+_APPROXIMATE = re.compile(_APPROXIMATOR + r"[$\u20ac\u00a3]?\s*(\d[\d,]*(?:\.\d+)?)", re.I)
+_APPROXIMATE_AFTER = re.compile(r"(\d[\d,]*(?:\.\d+)?)\s*(?:or so|give or take|-?ish)\b",
+                                re.I)
+_UNCERTAIN = re.compile(
+    r"\b(?:probably|possibly|perhaps|maybe|presumably|i think|i believe|i guess|i suspect|"
+    r"i assume|i'm not sure|i am not sure|not (?:entirely |completely |100% )?sure|unsure|"
+    r"not certain|uncertain|can(?:no|')t be (?:sure|certain)|could not confirm|couldn't "
+    r"confirm|can(?:no|')t confirm|(?:it|that|this|which|the answer|the total|the count) "
+    r"(?:might|may|could) be|seems? to be|seems? like|appears? to be|looks like|if i'm not "
+    r"mistaken|if i am not mistaken|my best guess|best guess|i estimate)\b", re.I)
+
+
+def hedges(text: str, value: object = None) -> list[str]:
+    """The hedging phrases of ``text`` (an answer's clauses). An approximation ("about 7")
+    counts when it qualifies ``value`` (the expected number), or any number when no value is
+    given; a word of doubt ("probably", "I'm not sure") always counts."""
+    found = []
+    for pattern in (_APPROXIMATE, _APPROXIMATE_AFTER):
+        for m in pattern.finditer(text):
+            if value is None or _same_number(m.group(1), value):
+                found.append(m.group(0))
+    found += [m.group(0) for m in _UNCERTAIN.finditer(text.replace("\u2019", "'"))]
+    return found
+
+
+def _same_number(text: str, value: object) -> bool:
+    try:
+        return abs(float(text.replace(",", "")) - float(value)) < 0.005  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+
+
+# ---- weekdays ----------------------------------------------------------------------------
+
+_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+_WEEKDAY = re.compile(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|rsday|"
+                      r"urday|sday)?\b\.?", re.I)
+
+
+def _weekday_index(word: str) -> int | None:
+    word = word.lower().rstrip(".")
+    for i, name in enumerate(_WEEKDAYS):
+        if name.startswith(word[:3]) and (word == name or len(word) <= 5):
+            return i
+    return None
+
+
+def weekday_mismatches(text: str) -> list[str]:
+    """Each "weekday + date" pair whose weekday is not that date's ("Tuesday, 2026-03-09" when
+    the 9th is a Monday). A weekday belongs to the date within a few characters of it."""
+    out = []
+    spans = date_spans(text)
+    for m in _WEEKDAY.finditer(text):
+        day = _weekday_index(m.group(1))
+        if day is None:
+            continue
+        near = [(iso, s, e) for iso, s, e in spans
+                if 0 <= s - m.end() <= 6 or 0 <= m.start() - e <= 3]
+        for iso, s, e in near:
+            if dt.date.fromisoformat(iso).weekday() != day:
+                out.append(text[min(s, m.start()):max(e, m.end())])
+    return out
+
+
+# ---- action claims -----------------------------------------------------------------------
+
+# Acts that any change of the state does ("I updated the record"): supported by any write.
+GENERIC_VERBS = frozenset({"updated", "changed", "added", "created", "edited", "modified",
+                           "moved", "renamed", "set", "saved", "recorded", "logged"})
+# A completed act, as written, and the words of the tools or tables that do it.
+ACTION_VERBS: dict[str, tuple[str, ...]] = {
+    "emailed": ("email", "mail", "send", "message", "notif"),
+    "e-mailed": ("email", "mail", "send", "message", "notif"),
+    "sent": ("send", "email", "mail", "message", "notif", "invite", "post", "dispatch",
+             "submit", "share", "transfer", "sdi"),
+    "notified": ("notif", "email", "mail", "message", "send", "alert"),
+    "messaged": ("message", "send", "chat", "dm", "email"),
+    "texted": ("sms", "text", "message", "send"),
+    "invited": ("invite", "invitation", "member", "share", "attendee", "guest"),
+    "cancelled": ("cancel", "void"),
+    "canceled": ("cancel", "void"),
+    "refunded": ("refund", "cancel"),
+    "deleted": ("delete", "remove", "destroy", "purge", "trash", "drop"),
+    "removed": ("remove", "delete", "unassign", "unlink", "detach", "untag", "unlabel"),
+    "archived": ("archive", "close", "hide", "trash"),
+    "merged": ("merge",),
+    "closed": ("close", "resolve", "archive", "complete", "done", "finish", "update", "state",
+               "status"),
+    "reopened": ("reopen", "update", "state", "status"),
+    "booked": ("book", "reserv", "create"),
+    "reserved": ("reserv", "book", "hold"),
+    "paid": ("pay", "charge", "settle"),
+    "charged": ("charge", "pay", "bill", "transaction"),
+    "invoiced": ("invoice", "bill"),
+    "created": ("create", "add", "new", "insert", "make", "book", "open", "post", "register"),
+    "added": ("add", "create", "insert", "attach", "append", "assign", "label", "tag", "post",
+              "new", "book"),
+    "scheduled": ("schedul", "create", "book", "event", "plan"),
+    "assigned": ("assign", "update", "set", "owner"),
+    "reassigned": ("assign", "update", "set", "owner"),
+    "labelled": ("label", "tag"),
+    "labeled": ("label", "tag"),
+    "tagged": ("tag", "label"),
+    "commented": ("comment", "reply", "note", "post"),
+    "replied": ("reply", "comment", "respond", "message", "send"),
+    "posted": ("post", "comment", "publish", "message", "send", "create"),
+    "published": ("publish", "post", "release"),
+    "shared": ("share", "permission", "invite", "grant"),
+    "approved": ("approv", "review"),
+    "rejected": ("reject", "declin", "review"),
+    "uploaded": ("upload", "attach", "file"),
+    "attached": ("attach", "upload", "file"),
+    "resolved": ("resolv", "close", "update", "status"),
+    "ticketed": ("confirm", "ticket", "issue"),
+    "issued": ("issue", "create", "voucher", "refund"),
+    "transferred": ("transfer", "move"),
+    "moved": ("move", "transfer", "update", "set"),
+    "renamed": ("rename", "update", "set", "edit"),
+    "saved": ("save", "update", "set", "create", "write"),
+    "recorded": ("record", "log", "create", "add"),
+    "logged": ("log", "record", "create", "add"),
+    "updated": ("update", "set", "edit", "change", "patch", "modify", "move", "rename"),
+    "changed": ("change", "update", "set", "edit", "patch", "modify", "move"),
+    "rescheduled": ("reschedul", "update", "move", "change"),
+    "rebooked": ("change", "rebook", "book", "update"),
+    "disabled": ("disabl", "deactivat", "update", "set", "toggle"),
+    "enabled": ("enabl", "activat", "update", "set", "toggle"),
+    "revoked": ("revok", "remove", "delete"),
+    "granted": ("grant", "share", "permission", "add"),
+    "restored": ("restor", "unarchive", "undelete"),
+    "rerun": ("rerun", "re_run", "retry", "restart"),
+    "re-ran": ("rerun", "re_run", "retry", "restart"),
+    "restarted": ("restart", "rerun", "retry"),
+    "confirmed": ("confirm",),
+}
+
+# Who did it (first person), the perfect passive ("has been issued"), an act joined to another
+# ("... and emailed them"), or the verb opening the reply ("Emailed all 14"). "X is confirmed"
+# or "the flight was cancelled" describe a state, which the state rules read instead.
+_PREFIX = (r"(?:(?:\b(?:i|we)(?:'ve|'d| have| had)?|\b(?:has|have|had) been|\band)\s+"
+           r"(?:(?:also|then|just|successfully|now|all|already|finally|went ahead and)\s+)*|"
+           r"^\s*(?:(?:done|ok|okay|all set)\s*[:,.!-]?\s*)?)")
+_ACTION = re.compile(
+    _PREFIX + r"(" + "|".join(sorted(map(re.escape, ACTION_VERBS), key=len, reverse=True))
+    + r")\b", re.I)
+_NEGATED = re.compile(
+    r"\b(?:not|n't|never|no|none|nothing|without|unable|failed|fail|could ?n't|won't|cannot|"
+    r"instead of|rather than)\b|n't\b", re.I)
+_UNREAL = re.compile(
+    r"\b(?:would|could|should|shall|will|can|may|might|if|once|whether|let me know|want me|"
+    r"like me|need to|needs to|have to|has to|going to|plan to|to be|please|ask(?:ed)? (?:me|"
+    r"you) to|already|previously|before you|earlier|originally|was already|were already)\b",
+    re.I)
+_WORD_NUMBERS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty".split())}
+_COUNTED = re.compile(r"\b(?:all\s+|the\s+|a total of\s+|total of\s+|each of the\s+)?(\d{1,4}|"
+                      + "|".join(_WORD_NUMBERS) + r")\s+((?:[A-Za-z][\w-]*\s+){0,2}[A-Za-z][\w-]*)",
+                      re.I)
+
+
+def number_word(text: str) -> int | None:
+    text = text.lower()
+    if text.isdigit():
+        return int(text)
+    return _WORD_NUMBERS.get(text)
+
+
+def actions(clause: str) -> list[Action]:
+    """The completed acts ``clause`` claims. A negated, conditional, planned or already-done
+    act, or a question, claims nothing."""
+    clause = clause.replace("\u2019", "'")
+    if clause.rstrip().endswith("?") or _NEGATED.search(clause) or _UNREAL.search(clause):
+        return []
+    out = []
+    for m in _ACTION.finditer(clause):
+        verb = m.group(1).lower()
+        tail = clause[m.end():m.end() + 80]
+        before = clause[max(0, m.start() - 60):m.start() + len(m.group(0)) - len(m.group(1))]
+        count, noun = None, ""
+        found = _COUNTED.match(tail.lstrip()) or _last(_COUNTED, before)
+        if found and number_word(found.group(1)) is not None:
+            count, noun = number_word(found.group(1)), found.group(2).lower()
+        out.append(Action(verb, ACTION_VERBS[verb], count, noun, clause.strip()))
+    return out
+
+
+def _last(pattern: re.Pattern, text: str) -> re.Match | None:
+    found = None
+    for m in pattern.finditer(text):
+        found = m
+    return found
+
+
+# ---- quotes ------------------------------------------------------------------------------
+
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201c\u201d]{12,300})[\"\u201d]")
+
+
+def quotes(text: str) -> list[str]:
+    """Text the reply puts in double quotes (12 characters or more: a title, a comment)."""
+    return [q.strip() for q in _QUOTED.findall(text or "")]
