@@ -27,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 __all__ = ["answer_matches", "candidates", "mentions", "normal_text", "render_answer",
-           "ANSWER_TYPES", "date_spans"]
+           "ANSWER_TYPES", "date_spans", "total_spans"]
 
 ANSWER_TYPES = frozenset({"number", "money", "date", "id", "text", "list"})
 
@@ -55,6 +55,15 @@ _WORD_NUMBERS["no"] = 0
 # usr_31, 3rd are not numbers), with optional thousands separators and decimals.
 _NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w]|-\w|\.\d)")
 _CURRENCY_MARK = re.compile(r"[$€£¥₹]|\b[A-Z]{3}\b")
+_REFERENCE = re.compile(r"#\d+")
+_TIME = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\d:])", re.I)
+_AMOUNT = r"[$€£¥₹]?\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(?:[A-Z]{3}|dollars?|euros?|pounds?))?"
+# A figure labelled as the total: "$2,795 in total", "total: 2795", "comes to $2,795".
+_TOTAL = re.compile(
+    r"(?:\b(?:total(?:led|ed|s)?(?: of| is| was| refunded| charged| comes to| came to)?|in all"
+    r" comes to|sum(?: of| is)?|altogether|overall|combined|adds up to|comes to|came to)\s*[:=]?"
+    r"\s*" + _AMOUNT + r"|" + _AMOUNT + r"\s*(?:in total|in all|total|altogether|overall|"
+    r"combined)\b|=\s*" + _AMOUNT + ")", re.I)
 
 
 def normal_text(value: Any) -> str:
@@ -155,6 +164,8 @@ def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None
     if kind == "date":
         return list(dict.fromkeys(dates))
     if kind in ("number", "money"):
+        # "#241" names a record and "13:45" is a time: neither is a quantity.
+        rest = _TIME.sub(" ", _REFERENCE.sub(" ", rest))
         return list(dict.fromkeys(_numbers(rest)))
     if kind == "id":
         value = str(spec["value"]).casefold()
@@ -167,6 +178,23 @@ def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None
     pool = list(spec["value"]) if kind == "list" else [spec["value"]]
     pool += _domain_values(spec.get("domain"), db) + list(spec.get("alternatives", ()))
     return _named(text, pool)
+
+
+def total_spans(text: str) -> list[re.Match]:
+    """Where ``text`` labels a figure as its total ("$2,795 in total", "total: 2795")."""
+    return list(_TOTAL.finditer(text))
+
+
+def _totals(text: str) -> list[Decimal]:
+    """The figures ``text`` labels as its total."""
+    out = []
+    for m in total_spans(text):
+        raw = next(g for g in m.groups() if g)
+        try:
+            out.append(Decimal(raw.replace(",", "")))
+        except InvalidOperation:
+            continue
+    return out
 
 
 def _numeric(values: Any) -> bool:
@@ -215,6 +243,11 @@ def answer_matches(spec: dict[str, Any], reply: str | None, *,
     found = candidates(spec, reply, db=db)
     ignore = list(spec.get("ignore", ())) + (mentions(spec, prompt, db=db) if prompt else [])
     if kind in ("number", "money"):
+        totals = _totals(reply)
+        if totals:
+            # "$1,400 and $1,395, $2,795 in total": the figure labelled as the total answers;
+            # its parts are not rivals.
+            return all(_same_number(n, expected, kind == "money") for n in totals)
         ignore_n = {Decimal(str(v)) for v in ignore}
         rivals = [n for n in found if n not in ignore_n or _same_number(n, expected, False)]
         if kind == "money":

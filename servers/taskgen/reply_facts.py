@@ -34,7 +34,7 @@ from typing import Any
 from agentworld.servers.tasks import Step
 from agentworld.servers.words import singular
 
-from .answers import date_spans, normal_text
+from .answers import date_spans, normal_text, total_spans
 from .reply_state import (
     EpisodeState,
     code_shapes,
@@ -42,6 +42,8 @@ from .reply_state import (
     exists,
     in_database,
     is_state_column,
+    linking_rows,
+    named_keys,
     named_rows,
     state_tables,
     tables,
@@ -204,21 +206,61 @@ def _actions(state: EpisodeState, text: str) -> list[Finding]:
     return out
 
 
+_COPULA = re.compile(r"(?:\b(?:is|are|was|were|be|been|being|stays?|remains?|still|now|set to|"
+                     r"as|at|to|an?|the)\s+)$")
+
+
+def _forms(value: str, domain: Sequence[str]) -> list[str]:
+    """How a reply may name a state: in full ("can edit"), or by a word of it that no other
+    state of the column has ("edit access")."""
+    words_of = {v: normal_text(v).split() for v in domain}
+    mine = words_of[value]
+    others = {w for v, ws in words_of.items() if v != value for w in ws}
+    return [" ".join(mine)] + [w for w in {mine[0], mine[-1]} if len(mine) > 1
+                               and w not in others and len(w) >= 3]
+
+
+def _predicated(value: str, folded: str) -> bool:
+    """Whether ``folded`` says something *is* ``value`` ("is closed", "at can edit", "an
+    admin", "edit access"), not that someone did it ("I closed")."""
+    for m in re.finditer(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])", folded):
+        before, after = folded[max(0, m.start() - 40):m.start()], folded[m.end():m.end() + 12]
+        if _COPULA.search(before) or re.match(r"\s+(?:access|level|role|permission|rights?|"
+                                              r"status|state)\b", after):
+            return True
+    return False
+
+
 def _states(state: EpisodeState, text: str, actor: str | None) -> list[Finding]:
-    """A record named in ``text`` said to be in a state it is in neither before nor after."""
+    """A record named in ``text`` (or "you", the acting user) said to be in a state, role or
+    level it is in neither before nor after; a grant between named records (a page shared
+    with a member) said to be at a level it is not."""
     if re.search(r"\b(?:not|n't|no longer|never|instead|rather than|unlike)\b|n't\b", text,
                  re.I):
         return []
     folded = " " + normal_text(text) + " "
     out = []
     you = actor is not None and _YOU.search(text) is not None
+    keys: set[str] | None = None
     for table, label, states in state_tables(state.initial, state.template_key):
-        mentioned = {c: [v for v in vals if f" {normal_text(v)} " in folded]
+        mentioned = {c: [v for v in vals if any(_predicated(form, folded)
+                                                for form in _forms(v, vals))]
                      for c, vals in states.items()}
         mentioned = {c: v for c, v in mentioned.items() if v}
         if not mentioned:
             continue
-        groups = named_rows(state, table, label, text, actor if you else None)
+        groups = named_rows(state, table, label, text, actor if you else None) if label \
+            else {}
+        if not groups:
+            keys = named_keys(state, text) | ({actor} if you else set()) if keys is None \
+                else keys
+            linked = linking_rows(state, table, keys, at_least=2) if keys else []
+            if not linked and keys:
+                # "Shared the pages with Giulia at can edit": the grants this episode made
+                # that link a named record.
+                linked = [r for r in state.touched().get(table, {}).values()
+                          if any(str(v) in keys for v in r.values())]
+            groups = {f"the {singular(table)} of the records named": linked} if linked else {}
         for name, rows in groups.items():
             # A name several records share ("flight MW131" runs every day) is true of the
             # statement when any of them fits it.
@@ -233,8 +275,10 @@ def _states(state: EpisodeState, text: str, actor: str | None) -> list[Finding]:
 
 _MONEY = re.compile(r"(?:[$\u20ac\u00a3]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?"
                     r"(?:USD|EUR|GBP|CHF|JPY|CAD|AUD|dollars?|euros?|pounds?)\b)")
-_SUMMED = re.compile(r"\b(?:total|totals|totalling|totaling|in all|altogether|combined|sum|"
-                     r"overall|together|each|per|average|apiece)\b", re.I)
+# "$35 per bag", "an average of $120": figures the reply worked out, not ones it was shown.
+_PER = re.compile(r"[$\u20ac\u00a3]?\s?\d[\d,]*(?:\.\d+)?\s?(?:[A-Z]{3}\s)?(?:each|per \w+|apiece|"
+                  r"on average)|\b(?:average|mean) (?:of )?[$\u20ac\u00a3]?\s?\d[\d,]*(?:\.\d+)?",
+                  re.I)
 
 
 def _numbers_seen(state: EpisodeState, expected: Sequence[Any]) -> set[Decimal]:
@@ -266,16 +310,19 @@ def _dates_seen(state: EpisodeState, expected: Sequence[Any]) -> set[str]:
 
 
 def _ungrounded(state: EpisodeState, text: str, expected: Sequence[Any]) -> list[Finding]:
-    """Amounts and dates the reply states that nothing it was shown, changed or asked holds."""
+    """Amounts and dates the reply states that nothing it was shown, changed or asked holds.
+    A figure the reply labels as a total or an average it worked out is left undecided."""
     out = []
-    if not _SUMMED.search(text):
-        seen = None
-        for m in _MONEY.finditer(text):
-            raw = (m.group(1) or m.group(2)).replace(",", "")
-            seen = _numbers_seen(state, expected) if seen is None else seen
-            if Decimal(raw) not in seen:
-                out.append(Finding("unknown_amount", m.group(0),
-                                   f"no reply, record or request shows {m.group(0).strip()}"))
+    summed = [m.span() for m in total_spans(text)] + [m.span() for m in _PER.finditer(text)]
+    seen = None
+    for m in _MONEY.finditer(text):
+        if any(a <= m.start() < b or a < m.end() <= b for a, b in summed):
+            continue
+        raw = (m.group(1) or m.group(2)).replace(",", "")
+        seen = _numbers_seen(state, expected) if seen is None else seen
+        if Decimal(raw) not in seen:
+            out.append(Finding("unknown_amount", m.group(0),
+                               f"no reply, record or request shows {m.group(0).strip()}"))
     dates = None
     for iso, start, end in date_spans(text):
         dates = _dates_seen(state, expected) if dates is None else dates

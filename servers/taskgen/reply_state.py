@@ -16,7 +16,8 @@ from .tables import snapshot, table_digest
 from .values import leaves
 
 __all__ = ["EpisodeState", "code_shapes", "state_tables", "named_rows", "in_database",
-           "exists", "columns", "tables", "is_state_column"]
+           "exists", "columns", "tables", "is_state_column", "labels", "named_keys",
+           "linking_rows"]
 
 _READ_VERBS = frozenset({"get", "list", "search", "find", "read", "fetch", "query", "show",
                          "describe", "count", "lookup", "view", "browse", "retrieve", "check",
@@ -182,8 +183,9 @@ def is_state_column(column: str) -> bool:
 
 
 def state_tables(db: sqlite3.Connection, key: str | None) -> tuple:
-    """(table, label column, {state column: its values}) for tables with a label and a state
-    column of a handful of word values."""
+    """(table, label column or None, {state column: its values}) for tables with a state column
+    of a handful of word values. A table without a label (a permission grant) is reached
+    through the records its rows link."""
     cache = _STATES.get(key) if key else None
     if cache is not None:
         return cache
@@ -191,8 +193,6 @@ def state_tables(db: sqlite3.Connection, key: str | None) -> tuple:
     for table in tables(db):
         names = [c[0] for c in columns(db, table)]
         label = next((c for c in _LABEL_COLUMNS if c in names), None)
-        if label is None:
-            continue
         found = {}
         for column in names:
             if not is_state_column(column):
@@ -211,6 +211,57 @@ def state_tables(db: sqlite3.Connection, key: str | None) -> tuple:
 
 
 _STATES: dict[str, tuple] = {}
+_LABELS: dict[str, dict[str, list[str]]] = {}
+
+
+def labels(db: sqlite3.Connection, key: str | None) -> dict[str, list[str]]:
+    """Every label of a record with a single-column key (four characters or more), case-folded,
+    with the keys of the records it names."""
+    if key and key in _LABELS:
+        return _LABELS[key]
+    out: dict[str, list[str]] = {}
+    for table in tables(db):
+        cols = columns(db, table)
+        keys = [c[0] for c in cols if c[2]]
+        label = next((c for c in _LABEL_COLUMNS if c in [x[0] for x in cols]), None)
+        if label is None or len(keys) != 1 or label == keys[0]:
+            continue
+        for name, ident in db.execute(f'SELECT "{label}", "{keys[0]}" FROM "{table}"'):
+            if isinstance(name, str) and len(name) >= 4:
+                out.setdefault(name.casefold(), []).append(str(ident))
+    if key:
+        if len(_LABELS) > 64:
+            _LABELS.clear()
+        _LABELS[key] = out
+    return out
+
+
+def named_keys(state: EpisodeState, text: str) -> set[str]:
+    """The keys of the records ``text`` names by label (or by key)."""
+    folded = text.casefold()
+    found: set[str] = set()
+    for name, keys in labels(state.initial, state.template_key).items():
+        if name in folded and re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])",
+                                        folded) and len(keys) <= 40:
+            found.update(keys)
+    return found
+
+
+def linking_rows(state: EpisodeState, table: str, keys: set[str], *, at_least: int = 1
+                 ) -> list[dict[str, Any]]:
+    """The rows of ``table``, before and after, that link the most of ``keys`` (``at_least``
+    of them): the grant of this page to this member rather than her other grants."""
+    scored = []
+    for db in (state.final, state.initial):
+        cursor = db.execute(f'SELECT * FROM "{table}"')
+        cols = [d[0] for d in cursor.description]
+        for raw in cursor.fetchall():
+            row = dict(zip(cols, raw, strict=True))
+            hits = sum(1 for v in row.values() if str(v) in keys)
+            if hits:
+                scored.append((hits, row))
+    best = max((h for h, _ in scored), default=0)
+    return [r for h, r in scored if h == best] if best >= at_least else []
 
 
 def named_rows(state: EpisodeState, table: str, label: str, text: str, actor: str | None

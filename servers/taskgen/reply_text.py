@@ -59,9 +59,17 @@ _CONTEXT_LABEL = re.compile(r"\b(?:next|other|second|runner|previous|prior|old|b
                             r"alternative|else|remaining|rest|not included)\b", re.I)
 
 
+# What the reply says it left alone is about other records than the answer.
+_LEFT_ALONE = re.compile(
+    r"\b(?:stays?|stayed|remains?|remained|left (?:alone|open|as|untouched|unchanged|in place)|"
+    r"skipped|untouched|unchanged|not (?:merged|changed|touched|included|counted|eligible|"
+    r"affected)|(?:did|do|does|was|were|is|are|could|can)(?: not|n't)|weren't|wasn't|isn't|"
+    r"aren't|blocked|ineligible|excluded)\b", re.I)
+
+
 def _is_context(text: str) -> bool:
     stripped = text.strip().lstrip("*-\u2022 ").strip()
-    if _CONTEXT_START.match(stripped):
+    if _CONTEXT_START.match(stripped) or _LEFT_ALONE.search(stripped):
         return True
     label = _LABEL.match(stripped)
     return bool(label and _CONTEXT_LABEL.search(label.group(1)))
