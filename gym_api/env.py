@@ -80,7 +80,7 @@ class AgentWorldEnv(gym.Env[str, dict[str, Any]]):
         reward_mode: ``"binary"`` (default: 1 for a pass, 0 for a failure) or ``"partial"``
             (1 for a pass, half the rubric's score for a failure, so every failure still ranks
             below every pass).
-        judge: an optional :class:`~agentworld.servers.taskgen.claims_judge.ClaimsJudge`. At
+        judge: an optional :class:`~agentworld.servers.taskgen.reply.judge.ClaimsJudge`. At
             the end of an episode it grades the statements of the reply that the verifier's
             claim reader could not decide (``info["verdict"]["notes"]["undecided"]``) and puts
             its grades in ``info["judge"]``; the reward never depends on it.

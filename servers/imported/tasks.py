@@ -30,7 +30,7 @@ import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-from ..taskgen.reply_text import hedges
+from ..taskgen.reply.text import hedges
 from ..tasks import Step, Task, Verdict, VerifierInput
 from .compare import by_design, differences
 

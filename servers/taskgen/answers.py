@@ -27,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 __all__ = ["answer_matches", "candidates", "mentions", "normal_text", "render_answer",
-           "ANSWER_TYPES", "date_spans", "total_spans"]
+           "ANSWER_TYPES", "date_spans", "total_spans", "counted_noun"]
 
 ANSWER_TYPES = frozenset({"number", "money", "date", "id", "text", "list"})
 
@@ -56,6 +56,9 @@ _WORD_NUMBERS["no"] = 0
 _NUMBER = re.compile(r"(?<![\w.])(?<!\w-)(-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w]|-\w|\.\d)")
 _CURRENCY_MARK = re.compile(r"[$€£¥₹]|\b[A-Z]{3}\b")
 _REFERENCE = re.compile(r"#\d+")
+_FIELD_VALUE = re.compile(r"\b[a-z_]\w*\s*=\s*-?\d[\d.,]*", re.I)
+_DENOMINATOR = re.compile(r"(?:\bout of|(?<=\d)\s+of)\s+(?:the\s+|all\s+|a total of\s+)?\d[\d,]*",
+                          re.I)
 _TIME = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\d:])", re.I)
 _AMOUNT = r"[$€£¥₹]?\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(?:[A-Z]{3}|dollars?|euros?|pounds?))?"
 # A figure labelled as the total: "$2,795 in total", "total: 2795", "comes to $2,795".
@@ -164,8 +167,10 @@ def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None
     if kind == "date":
         return list(dict.fromkeys(dates))
     if kind in ("number", "money"):
-        # "#241" names a record and "13:45" is a time: neither is a quantity.
+        # "#241" names a record, "13:45" is a time, "x=35" a field, "of the 28" a whole:
+        # none of them is the quantity asked for.
         rest = _TIME.sub(" ", _REFERENCE.sub(" ", rest))
+        rest = _DENOMINATOR.sub(" ", _FIELD_VALUE.sub(" ", rest))
         return list(dict.fromkeys(_numbers(rest)))
     if kind == "id":
         value = str(spec["value"]).casefold()
@@ -174,7 +179,10 @@ def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None
         found = re.findall(r"(?<![\w-])(" + shape + r")(?![\w])", text.casefold())
         return list(dict.fromkeys(found))
     if kind == "list" and _numeric(spec["value"]):
-        return list(dict.fromkeys(_numbers(rest)))
+        # "Two pull requests had one: #523 and #517": where the reply writes records' numbers
+        # with a #, those are the list.
+        marked = [Decimal(n) for n in re.findall(r"#(\d+)\b", rest)]
+        return list(dict.fromkeys(marked or _numbers(rest)))
     pool = list(spec["value"]) if kind == "list" else [spec["value"]]
     pool += _domain_values(spec.get("domain"), db) + list(spec.get("alternatives", ()))
     return _named(text, pool)
@@ -195,6 +203,36 @@ def _totals(text: str) -> list[Decimal]:
         except InvalidOperation:
             continue
     return out
+
+
+def _counts_of(text: str, nouns: list[str]) -> list[Decimal]:
+    """The numbers ``text`` puts before one of ``nouns`` ("14 to-dos", "23 business-class
+    seats", "two pull requests"), a few words at most apart."""
+    _, rest = _dates(text)
+    rest = _DENOMINATOR.sub(" ", _FIELD_VALUE.sub(" ", _TIME.sub(" ", rest)))
+    wanted = {n.casefold() for n in nouns}
+    out = []
+    number = r"(\d{1,3}(?:,\d{3})+|\d+|" + "|".join(_WORD_NUMBERS) + r")"
+    for m in re.finditer(r"(?<![\w#.])" + number + r"\b((?:\s+[\w-]+){1,4})", rest, re.I):
+        following = [w.strip(".,;:!?()").casefold() for w in m.group(2).split()]
+        if any(w in wanted for w in following):
+            raw = m.group(1).lower().replace(",", "")
+            out.append(Decimal(_WORD_NUMBERS[raw]) if raw in _WORD_NUMBERS else Decimal(raw))
+    return out
+
+
+def counted_noun(prompt: str) -> list[str]:
+    """What a "how many ..." question counts, in the forms a reply may write it ("seats",
+    "seat"); [] when the prompt asks no such question."""
+    from agentworld.servers.words import plural, singular
+
+    found = re.search(r"\bhow many\s+((?:[\w-]+\s+){0,3}?[\w-]+?)(?=\s+(?:are|is|do|does|"
+                      r"did|have|has|were|was|in|on|you|we|i|of|with|that|which|will|can|"
+                      r"carry|still)\b|[?.,]|$)", prompt, re.I)
+    if not found:
+        return []
+    head = found.group(1).split()[-1].casefold()
+    return sorted({head, singular(head), plural(singular(head))})
 
 
 def _numeric(values: Any) -> bool:
@@ -242,12 +280,18 @@ def answer_matches(spec: dict[str, Any], reply: str | None, *,
     expected = _expected(spec)
     found = candidates(spec, reply, db=db)
     ignore = list(spec.get("ignore", ())) + (mentions(spec, prompt, db=db) if prompt else [])
-    if kind in ("number", "money"):
+    if kind == "money":
         totals = _totals(reply)
         if totals:
             # "$1,400 and $1,395, $2,795 in total": the figure labelled as the total answers;
             # its parts are not rivals.
-            return all(_same_number(n, expected, kind == "money") for n in totals)
+            return all(_same_number(n, expected, True) for n in totals)
+    if kind == "number" and spec.get("counted"):
+        counts = _counts_of(reply, spec["counted"])
+        if counts:
+            # "14 to-dos across 7 pages": the number that counts what was asked answers.
+            return all(n == expected for n in counts)
+    if kind in ("number", "money"):
         ignore_n = {Decimal(str(v)) for v in ignore}
         rivals = [n for n in found if n not in ignore_n or _same_number(n, expected, False)]
         if kind == "money":

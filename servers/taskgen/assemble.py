@@ -24,14 +24,14 @@ from typing import Any
 
 from agentworld.servers import Environment, Session
 
-from .answers import ANSWER_TYPES, answer_matches, mentions
+from .answers import ANSWER_TYPES, answer_matches, counted_noun, mentions
 from .checks import Check
 from .effects import bookkeeping_of, effect_checks
 from .prompt_lint import lint_draft
 from .record import TaskRecord
 from .values import leaves
 
-__all__ = ["assemble", "TaskRejected", "answer_check", "reply_check"]
+__all__ = ["assemble", "TaskRejected", "answer_check", "reply_check", "read_only_check"]
 
 # Witness records an answer's evidence may show; more would say nothing more.
 _MAX_WITNESSES = 200
@@ -52,6 +52,9 @@ def answer_check(spec: dict[str, Any], prompt: str, env: Environment, *, points:
         # The values the prompt mentions are set aside when the reply is read; the expected
         # value among them means the prompt gives the answer away.
         spec = {**spec, "ignore": [str(v) for v in mentions(spec, prompt, db=db)]}
+        counted = counted_noun(prompt) if spec["type"] == "number" else []
+        if counted:
+            spec["counted"] = counted
         if answer_matches(spec, prompt, db=db):
             raise TaskRejected("the prompt contains its own answer")
     finally:
@@ -107,9 +110,19 @@ def reply_check(env: Environment, prompt: str, specs: list[dict[str, Any]] = ())
     tables, columns = bookkeeping_of(env)
     expected = [v for s in specs for v in (s["value"] if isinstance(s["value"], list)
                                            else [s["value"]])]
+    counted = counted_noun(prompt)
     return {"kind": "reply", "prompt": prompt, "expected": expected, "ignore_tables": tables,
-            "ignore_columns": columns, "template": env.template.hash, "points": 1,
+            "ignore_columns": columns, "template": env.template.hash,
+            "tools": sorted(env.tools.names()), "counted": counted, "points": 1,
             "name": "the reply claims nothing false"}
+
+
+def read_only_check(env: Environment) -> Check:
+    """A question asks for no change: no write of the service may succeed, even one undone
+    later (the state alone cannot show a write that was reverted)."""
+    writes = sorted(t.name for t in env.tools if t.kind == "mutation")
+    return {"kind": "read_only", "tools": writes, "points": 1,
+            "name": "nothing was written"}
 
 
 def _option(option: dict[str, Any], checks: list[Check]) -> Check | None:
@@ -150,6 +163,9 @@ def assemble(env: Environment, *, id: str, kind: str, prompt: str, calls: list[l
     checks += list(extra)
     if not any(not c.get("guard") for c in checks):
         raise TaskRejected("the request changes nothing and asks nothing")
+    if specs and not any(c["kind"] in ("row_values", "row_added", "row_removed")
+                         for c in checks):
+        checks.append(read_only_check(env))
     checks.append(reply_check(env, prompt, specs))
     if reference_answer is None and specs:
         from .answers import render_answer

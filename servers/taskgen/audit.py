@@ -41,9 +41,10 @@ NEAR_MISS = ("argument_changed", "target_missed", "extra_target", "collateral_wr
 # it does not allow) is no solution at all, and is not counted.
 _REWRITING = frozenset({"reordered", "independent_reordered", "default_presentation",
                         "answer_from_listing", "case_variant"})
-# Near misses that change only the reply: they count even though the database ends the same.
+# Near misses that change only the reply or the order of steps: they count even though the
+# database ends the same (timestamps aside).
 _REPLY_ONLY = frozenset({"guessed_answer", "several_candidates", "off_by_one", "false_claim",
-                         "hedged_answer", "wrong_side_fact"})
+                         "hedged_answer", "wrong_side_fact", "order_swapped"})
 _PAGING = ("limit", "cursor")
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 
@@ -69,6 +70,8 @@ class TaskAudit:
     answer_in_prompt: bool = False
     unspecified: list[str] = field(default_factory=list)
     redundant: list[str] = field(default_factory=list)   # writes that change nothing
+    # Records a write names that it then ignores: aimed at another record, it does the same.
+    inert: list[str] = field(default_factory=list)
 
     @property
     def false_negatives(self) -> list[VariantResult]:
@@ -81,13 +84,14 @@ class TaskAudit:
     @property
     def ok(self) -> bool:
         return (self.reference_passed and not self.false_negatives and not self.false_positives
-                and not self.answer_in_prompt and not self.unspecified and not self.redundant)
+                and not self.answer_in_prompt and not self.unspecified and not self.redundant
+                and not self.inert)
 
     def to_dict(self) -> dict[str, Any]:
         return {"task_id": self.task_id, "env_id": self.env_id, "ok": self.ok,
                 "reference_passed": self.reference_passed,
                 "answer_in_prompt": self.answer_in_prompt, "unspecified": self.unspecified,
-                "redundant": self.redundant,
+                "redundant": self.redundant, "inert": self.inert,
                 "variants": len(self.results),
                 "false_negatives": [[r.kind, r.detail] for r in self.false_negatives],
                 "false_positives": [[r.kind, r.detail] for r in self.false_positives]}
@@ -296,6 +300,10 @@ def audit_task(env: Environment, record: TaskRecord, *, graph: ToolGraph | None 
                     continue  # the broken call was accepted: it is a write, not a refusal
                 if family == "near_miss" and kind not in _REPLY_ONLY and \
                         played.hash == reference.hash:
+                    if kind == "wrong_entity":
+                        # The write ignores the record it names: no verifier can tell the
+                        # right record from the wrong one, so the task asks nothing of it.
+                        audit.inert.append(detail)
                     continue  # the change had no lasting effect: not a near miss
                 audit.results.append(VariantResult(kind, family, played.verdict.passed, detail))
     return audit
@@ -318,6 +326,7 @@ def summarize(audits: list[TaskAudit]) -> dict[str, Any]:
         "answer_in_prompt": [a.task_id for a in audits if a.answer_in_prompt],
         "unspecified_step": [a.task_id for a in audits if a.unspecified],
         "redundant_step": [a.task_id for a in audits if a.redundant],
+        "inert_argument": [a.task_id for a in audits if a.inert],
         "equivalent": {"variants": equivalent, "false_negatives": fn},
         "near_miss": {"variants": near, "false_positives": fp,
                       "rate": round(fp / near, 4) if near else 0.0},

@@ -10,7 +10,9 @@ Near misses (must fail):
 * ``hedged_answer``: the right value, hedged ("about 7", "probably X, but I'm not sure");
 * ``wrong_side_fact``: the right answer plus a false fact: a wrong weekday, a named record in a
   state it is not in, a code that does not exist;
-* ``half_job``: only the first half of a job over several records.
+* ``half_job``: only the first half of a job over several records;
+* ``order_swapped``: steps the request orders ("first comment, then close") done the other
+  way round.
 
 Equivalents (must pass):
 
@@ -34,10 +36,11 @@ from agentworld.servers.words import words
 
 from .audit_variants import Variants, id_args
 from .checks import answer_facts, number_text
-from .effects import ORDERED_PROMPT, bookkeeping_of, independent_order, probe
+from .effects import bookkeeping_of, independent_order, probe
+from .order import asks_order
 from .presentation import presentation_args
-from .reply_state import code_shapes, state_tables
-from .reply_text import ACTION_VERBS
+from .reply.acts import ACTION_VERBS
+from .reply.state import code_shapes, state_tables
 from .specified import says, scalars
 from .values import CASE_BLIND, kind_of
 
@@ -46,7 +49,7 @@ __all__ = ["AgentVariants", "AGENT_EQUIVALENT", "AGENT_NEAR_MISS"]
 AGENT_EQUIVALENT = ("independent_reordered", "default_presentation", "answer_from_listing",
                     "labelled_context", "case_variant")
 AGENT_NEAR_MISS = ("dictated_changed", "unrequested_column", "false_claim", "hedged_answer",
-                   "wrong_side_fact", "half_job")
+                   "wrong_side_fact", "half_job", "order_swapped")
 _MAKERS = frozenset({"create", "add", "new", "post", "book", "insert", "schedule", "make",
                      "register", "open", "upload", "attach", "log", "submit", "record", "issue"})
 _NEVER_SET = re.compile(r"limit|cursor|offset|page|token|secret|password|confirm|dry_run|"
@@ -144,9 +147,19 @@ class AgentVariants(Variants):
                                           f"{tool} calls"
                 return
 
+    def order_swapped(self):
+        if not asks_order(self.record.prompt):
+            return
+        for a, b in zip(self.mutations, self.mutations[1:], strict=False):
+            if b == a + 1 and self.calls[a][0] != self.calls[b][0]:
+                calls = [list(c) for c in self.calls]
+                calls[a], calls[b] = calls[b], calls[a]
+                yield calls, self.answer, f"{self.calls[b][0]} before {self.calls[a][0]}"
+                return
+
     # -- equivalents ---------------------------------------------------------------------------
     def independent_reordered(self):
-        if ORDERED_PROMPT.search(self.record.prompt):
+        if asks_order(self.record.prompt):
             return
         outputs, changed = probe(self.env, self.calls, seed=self.record.session_seed,
                                  skip_columns=bookkeeping_of(self.env)[1])

@@ -34,11 +34,12 @@ def audit_environments(catalog, env_ids: list[str], *, store=None, progress: boo
 def print_table(report: dict[str, Any]) -> None:
     print(f"{report['tasks']} tasks in {report['environments']} environments; "
           f"{report['tasks_ok']} pass every audit")
-    print(f"{'variant':<20} {'must':<5} {'ran':>6} {'wrong':>6}")
+    print(f"{'variant':<22} {'must':<5} {'ran':>6} {'wrong':>6}")
     for kind in EQUIVALENT + NEAR_MISS:
         row = report["per_kind"][kind]
         must = "pass" if row["family"] == "equivalent" else "fail"
-        print(f"{kind:<20} {must:<5} {row['variants']:>6} {row['wrong']:>6}")
+        print(f"{kind:<22} {must:<5} {row['variants']:>6} {row['wrong']:>6}"
+              + (f"  {', '.join(row['wrong_tasks'][:4])}" if row["wrong_tasks"] else ""))
     eq, nm = report["equivalent"], report["near_miss"]
     print(f"false negatives: {eq['false_negatives']} of {eq['variants']} equivalent solutions")
     print(f"false positives: {nm['false_positives']} of {nm['variants']} near misses "
@@ -46,7 +47,8 @@ def print_table(report: dict[str, Any]) -> None:
     for label, key in (("reference solution failed", "reference_failed"),
                        ("answer in prompt", "answer_in_prompt"),
                        ("unspecified step", "unspecified_step"),
-                       ("write that changes nothing", "redundant_step")):
+                       ("write that changes nothing", "redundant_step"),
+                       ("write that ignores the record it names", "inert_argument")):
         items = report[key]
         print(f"{label}: {len(items)}" + (f" ({', '.join(items[:8])})" if items else ""))
     for title, key in (("false negatives", "false_negative_tasks"),

@@ -14,7 +14,10 @@ every check holds. Kinds:
 * ``read``: the evidence an answer rests on was seen: some successful call, of any tool,
   returned the answer's value or one of the records it comes from (a listing counts as well as
   a lookup); guessing fails it;
-* ``reply``: the reply claims nothing the final state contradicts (``reply_facts.py``);
+* ``reply``: the reply claims nothing the final state contradicts (``reply/facts.py``);
+* ``read_only``: a question's episode made no successful write, not even one it undid;
+* ``order``: a record made before (or after) a change the request orders it with
+  (``order.py``);
 * ``called`` (options a request insists on that the state cannot show): a successful call of a
   tool with the given arguments;
 * ``unchanged_elsewhere``: the whole-database guard. Every row of every table outside the task's
@@ -39,8 +42,9 @@ from typing import Any
 from agentworld.servers.tasks import Verdict, VerifierInput
 
 from .answers import answer_matches
-from .reply_facts import read_reply
-from .reply_text import answer_text, hedges
+from .order import order_holds
+from .reply.facts import read_reply
+from .reply.text import answer_text, hedges
 from .tables import ident as _ident
 from .tables import snapshot, table_digest, table_keys
 from .values import leaves, same
@@ -256,13 +260,20 @@ def evaluate(check: Check, run: VerifierInput, notes: dict[str, Any] | None = No
         return answer_holds(check["spec"], run.answer, db=run.initial)
     if kind == "read":
         return evidence_seen(check, run)
+    if kind == "order":
+        return order_holds(check, run, _created_ids)
+    if kind == "read_only":
+        writes = set(check.get("tools", ()))
+        return not any(step.ok and step.tool in writes for step in run.trajectory)
     if kind == "reply":
         reading = read_reply(run.answer, initial=run.initial, final=run.final,
                              trajectory=run.trajectory, prompt=check.get("prompt", ""),
                              skip_tables=check.get("ignore_tables", ()),
                              skip_columns=check.get("ignore_columns", ()),
                              template_key=check.get("template"),
-                             expected=check.get("expected", ()))
+                             expected=check.get("expected", ()),
+                             tools=check.get("tools", ()),
+                             counted=check.get("counted", ()))
         if notes is not None:
             notes["contradictions"] = [f.to_dict() for f in reading.contradictions]
             notes["undecided"] = reading.undecided
@@ -307,9 +318,10 @@ def compile_rubric(checks: list[Check], threshold: float = 1.0, *, mode: str = "
             all_main = all(main.values()) and bool(main)
             components, earned = {}, 0.0
             for i, check in enumerate(checks):
-                ok = main[i] if i in main else (all_main and evaluate(check, run, notes))
+                # A guard shows what it found, but earns its points only with the rest.
+                ok = main[i] if i in main else evaluate(check, run, notes)
                 points = check.get("points", 1)
-                earned += points if ok else 0
+                earned += points if ok and (i in main or all_main) else 0
                 components[check.get("name", f"check {i + 1}")] = float(ok)
         finally:
             _MEMO.pop(id(run), None)

@@ -30,24 +30,22 @@ as an instant. What remains:
 from __future__ import annotations
 
 import random
-import re
 from typing import Any
 
 from agentworld.servers import Environment, Session
 
 from .checks import Check, snapshot, table_digest
+from .order import asks_order, order_checks
 from .values import instant, leaves, looks_generated
 
 __all__ = ["run_calls", "effect_checks", "bookkeeping_of", "ReferenceFailed", "dictated_values",
-           "independent_order", "probe", "ORDERED_PROMPT"]
+           "independent_order", "probe"]
 
 # Never part of a content match: they identify a row or say when it was written.
 _IDENTITY = frozenset({"id", "created_at", "updated_at"})
 # Calls the shifted twin's clock is ahead: a little over an hour, so a stamp the service rounds
 # to the minute or the hour moves too.
 CLOCK_SHIFT = 121
-# A prompt that fixes the order of its steps: the order-derived values are then asked for.
-ORDERED_PROMPT = re.compile(r"\bin (?:this|that|the following|exactly this) order\b", re.I)
 
 
 class ReferenceFailed(ValueError):
@@ -263,7 +261,7 @@ def _twin_runs(env: Environment, calls, seed: int, prompt: str) -> list[Session]
     """Twin b (the clock shifted) and, where the request leaves an order open, twin c (its
     independent writes in the other order)."""
     twins = [run_calls(env, calls, seed=seed, shift=CLOCK_SHIFT)]
-    if prompt and ORDERED_PROMPT.search(prompt):
+    if asks_order(prompt):
         return twins
     outputs, changed = probe(env, calls, seed=seed, skip_columns=bookkeeping_of(env)[1])
     other = independent_order(env, [list(c) for c in calls], outputs, changed)
@@ -296,6 +294,7 @@ def effect_checks(env: Environment, calls, *, seed: int, prompt: str = "") -> li
                                  "name": "nothing else changed"}
         for table, state in runs.tables.items():
             checks += _table_checks(runs, table, state, guard)
+        checks += order_checks(runs, prompt)
     finally:
         initial.close()
         a.close()

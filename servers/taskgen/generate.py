@@ -79,6 +79,8 @@ def _audit_finding(env: Environment, record: TaskRecord, graph: ToolGraph) -> st
         return "unspecified_step"
     if audit.redundant:
         return "redundant_step"
+    if audit.inert:
+        return "inert_argument"
     if audit.false_negatives:
         return "false_negative:" + audit.false_negatives[0].kind
     if audit.false_positives:

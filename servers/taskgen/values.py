@@ -8,8 +8,10 @@ value itself:
   ``2026-03-05T14:45:00+01:00``, and ``01:45`` is not ``13:45``;
 * **numbers and amounts** are the same quantity: ``92`` is ``92.0``; an amount's currency is
   its own column, compared as a code;
-* **case-blind codes**: hex colours (``#9467BD`` is ``#9467bd``), e-mail addresses, slugs,
-  host names and currency codes, where the service itself ignores case;
+* **case-blind codes**: hex colours (``#9467BD`` is ``#9467bd``), e-mail addresses, host names,
+  and the columns that hold slugs, logins, currency and country codes or tickers, where the
+  service itself ignores case; a hyphenated name elsewhere (a property named
+  ``beacon-platform``) is text;
 * **everything else** (titles, comments, states, enum values, ids) is exact, apart from
   surrounding white space and runs of spaces: ``Standard`` is not ``standard``.
 """
@@ -28,7 +30,6 @@ __all__ = ["kind_of", "same", "instant", "is_instant", "looks_generated", "leave
 _INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$")
 _HEX = re.compile(r"^#?(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
-_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)+$")
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,}$")
 _PLAIN_NUMBER = re.compile(r"^-?(?:0|[1-9]\d*)(?:\.\d+)?$")
 # A value the system makes up: a hash, a generated id (prefix_ + hex), a uuid.
@@ -84,9 +85,10 @@ def kind_of(column: str, value: Any) -> str:
         return "hex"
     if _EMAIL.match(text):
         return "email"
-    if last in _CASE_BLIND_COLUMNS or last.endswith(("_email", "_slug", "_login", "_currency")):
+    if last in _CASE_BLIND_COLUMNS or last.endswith(("_email", "_slug", "_login", "_currency",
+                                                     "_host", "_hostname", "_domain")):
         return "code"
-    if _SLUG.match(text) or _HOST.match(text):
+    if _HOST.match(text):
         return "slug"
     return "text"
 

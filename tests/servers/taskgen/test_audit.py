@@ -42,6 +42,9 @@ def test_the_audit_finds_a_missing_guard_and_an_unspecified_step(hotel):
         c for c in record.checks if c["kind"] != "unchanged_elsewhere"]})
     audit = audit_task(env, weak)
     assert {r.kind for r in audit.false_positives} >= {"collateral_write"}
+    report = summarize([audit])
+    assert report["per_kind"]["collateral_write"]["wrong_tasks"] == [weak.id]
+    assert report["false_positive_tasks"][weak.id]
     vague = type(record)(**{**record.to_dict(), "prompt": "Cancel the two reservations."})
     assert unspecified_steps(env, vague, ()) and not audit_task(env, vague).ok
 

@@ -3,7 +3,7 @@
 import pytest
 
 from agentworld.servers import Session, default_catalog
-from agentworld.servers.taskgen.reply_facts import read_reply
+from agentworld.servers.taskgen.reply.facts import read_reply
 from agentworld.servers.tasks import Step
 
 PROMPT = "Acting as hiroshi-shah: close issues #155 and #157 of harborline/web-app."

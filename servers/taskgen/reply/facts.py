@@ -1,6 +1,6 @@
 """The reply held against the episode's final state: a deterministic, typed claim reader.
 
-:mod:`.reply_text` finds the statements; this module decides each against what the episode left
+:mod:`.text` finds the statements; this module decides each against what the episode left
 behind (the initial and final databases and the calls the agent made). A statement is a
 contradiction when the state plainly disagrees with it:
 
@@ -32,31 +32,29 @@ from decimal import Decimal
 from typing import Any
 
 from agentworld.servers.tasks import Step
-from agentworld.servers.words import singular
+from agentworld.servers.words import singular, words
 
-from .answers import date_spans, normal_text, total_spans
-from .reply_state import (
+from ..answers import date_spans, normal_text, total_spans
+from ..values import leaves
+from .acts import GENERIC_VERBS, actions
+from .state import (
     EpisodeState,
     code_shapes,
     columns,
     exists,
     in_database,
     is_state_column,
-    linking_rows,
-    named_keys,
-    named_rows,
-    state_tables,
+    mentions,
     tables,
 )
-from .reply_text import GENERIC_VERBS, actions, clauses, quotes, weekday_mismatches
-from .values import leaves
+from .states import attribute_claims, count_claims, pair_claims, state_claims
+from .text import clauses, quotes, weekday_mismatches
 
 __all__ = ["Finding", "Reading", "read_reply"]
 
 _ACTOR = (re.compile(r"\bacting as ([\w.@-]+)", re.I),
           re.compile(r"\(member id ([\w-]+)\)", re.I),
           re.compile(r"\buser id ([\w-]+)", re.I))
-_YOU = re.compile(r"\b(?:you|your|you're|you've)\b", re.I)
 _FACT = re.compile(r"\d")
 
 
@@ -103,14 +101,17 @@ def _codes(state: EpisodeState, text: str) -> list[Finding]:
     return out
 
 
+# "Your booking reference is C4UU26", "created it with id X": the reply gives the code of the
+# record it made.
 _NAMES_A_RECORD = re.compile(r"\b(?:reference|confirmation|locator|number|id|code|pnr|"
-                             r"booking|ticket)\b\s*(?:is|was|:|#|=)", re.I)
+                             r"booking|ticket)\b\s*(?:is|was|:|#|=)|\bwith (?:the )?(?:id|code)"
+                             r"\b|\b(?:new|created) \w+(?: \w+)? (?:is )?[\w-]*\d", re.I)
 
 
 def _wrong_record(state: EpisodeState, text: str) -> list[Finding]:
     """A write's reply that gives as the record it made one that exists but was not made
     ("your booking reference is E3GBGW" when the booking made is C4UU26)."""
-    if not (_NAMES_A_RECORD.search(text) or actions(text)):
+    if not _NAMES_A_RECORD.search(text):
         return []
     state.touched()
     out: list[Finding] = []
@@ -167,109 +168,118 @@ def _changed_to(state: EpisodeState, stems: tuple[str, ...]) -> bool:
     return False
 
 
-def _plausible_counts(state: EpisodeState, table: str, stems: tuple[str, ...]) -> set[int]:
+def _plausible_counts(state: EpisodeState, noun: str, stems: tuple[str, ...]) -> set[int]:
+    """Every count of records of ``noun`` the changes allow: rows of its table that changed,
+    parents that changed rows refer to, calls of the tools that do the act, and the distinct
+    records those calls named. Empty when the noun is no table and no call does the act."""
     touched = state.touched()
-    counts = {len(touched.get(table, {}))}
-    ref = {singular(table) + "_id", singular(table) + "_key", singular(table)}
-    for other, rows in touched.items():
-        if other == table:
-            continue
-        for column in ref:
-            parents = {r.get(column) for r in rows.values() if r.get(column) is not None}
-            if parents:
-                counts.add(len(parents))
-    counts.add(sum(1 for s in state.writes() if any(st in s.tool.lower() for st in stems)))
+    calls = [s for s in state.writes() if any(st in s.tool.lower() for st in stems)]
+    counts = set()
+    names = _table_for(state, noun)
+    if len(names) == 1:
+        table = names[0]
+        counts.add(len(touched.get(table, {})))
+        ref = {singular(table) + "_id", singular(table) + "_key", singular(table)}
+        for other, rows in touched.items():
+            if other == table:
+                continue
+            for column in ref:
+                parents = {r.get(column) for r in rows.values() if r.get(column) is not None}
+                if parents:
+                    counts.add(len(parents))
+    elif names:
+        return set()
+    if calls:
+        counts.add(len(calls))
+        targets = {json_key(s.arguments) for s in calls}
+        counts.add(len(targets))
     return counts
 
 
-def _actions(state: EpisodeState, text: str) -> list[Finding]:
-    out = []
+def json_key(arguments: dict[str, Any]) -> str:
+    """The identifying arguments of a call, as one text (what record it acts on)."""
+    ids = {k: v for k, v in arguments.items() if k == "id" or k.endswith(("_id", "number",
+                                                                         "pnr", "key"))}
+    return repr(sorted(ids.items(), key=lambda kv: kv[0])) if ids else repr(
+        sorted(arguments.items(), key=lambda kv: kv[0]))
+
+
+# Specific acts that say little where the service has no such step ("I saved your changes"):
+# any write supports them there.
+_BENIGN = frozenset({"saved", "completed", "finished", "submitted", "recorded", "logged"})
+
+
+def _name_words(name: str) -> list[str]:
+    return [singular(w) for w in words(name)]
+
+
+def _noun_forms(noun: str) -> tuple[str, str]:
+    """(compound, head) of a noun phrase: "backup schedule" -> backup_schedule, schedule."""
+    parts = [singular(w) for w in re.findall(r"[a-z]+", noun.lower())]
+    parts = ["pull" if p in ("pr", "prs") else p for p in parts] or [""]
+    return "_".join(parts[-2:]), parts[-1]
+
+
+def _names(name: str, form: str) -> bool:
+    """Whether a table or tool name says ``form`` (a word, or words joined by _)."""
+    said = "_".join(_name_words(name))
+    return re.search(r"(?:^|_)" + re.escape(form) + r"(?:_|$)", said) is not None
+
+
+def _involved(state: EpisodeState, form: str) -> bool:
+    """Whether the episode did anything to records of ``form``: a write tool named for them,
+    a change of their table, or a changed or created row that refers to one."""
+    if any(_names(s.tool, form) for s in state.writes()):
+        return True
     touched = state.touched()
-    for act in actions(text):
-        done = (act.verb in GENERIC_VERBS and bool(touched)) or any(
-            st in s.tool.lower() for s in state.writes() for st in act.stems) or any(
+    if any(_names(t, form) for t in touched):
+        return True
+    return any(row.get(f"{form}_id") is not None for rows in touched.values()
+               for row in rows.values())
+
+
+def _acted_on(state: EpisodeState, noun: str, tools: Sequence[str]) -> bool | None:
+    """None when the service knows no records of ``noun`` (the act cannot be checked on it);
+    else whether the episode did something to one."""
+    compound, head = _noun_forms(noun)
+    known = [f for f in dict.fromkeys((compound, head)) if f and any(
+        _names(n, f) for n in list(tools) + tables(state.final))]
+    if not known:
+        return None
+    return _involved(state, known[0])
+
+
+def _did(state: EpisodeState, act, tools: Sequence[str]) -> bool:
+    writes, touched = state.writes(), state.touched()
+    if act.verb in GENERIC_VERBS:
+        return bool(writes or touched)
+    if any(st in s.tool.lower() for s in writes for st in act.stems) or any(
             st in t.lower() for t in touched for st in act.stems) or _changed_to(
-            state, act.stems)
-        if not done:
+            state, act.stems):
+        return True
+    service = [n.lower() for n in list(tools) + tables(state.final)]
+    return act.verb in _BENIGN and bool(writes or touched) and not any(
+        st in n for n in service for st in act.stems)
+
+
+def _actions(state: EpisodeState, text: str, tools: Sequence[str]) -> list[Finding]:
+    out = []
+    for act in actions(text):
+        if not _did(state, act, tools):
             out.append(Finding("no_such_action", act.quote,
                                f"nothing was {act.verb}: no call or change does that"))
             continue
-        if act.count is None or not act.noun:
+        untouched = [o for o in act.objects if _acted_on(state, o, tools) is False]
+        if untouched:
+            out.append(Finding("no_such_action", act.quote,
+                               f"{act.verb}, but nothing was done to any {untouched[0]}"))
             continue
-        tables = _table_for(state, act.noun)
-        if len(tables) == 1:
-            counts = _plausible_counts(state, tables[0], act.stems)
-            if act.count not in counts:
+        if act.count is not None and act.noun:
+            counts = _plausible_counts(state, act.noun, act.stems)
+            if counts and act.count not in counts:
                 out.append(Finding("wrong_count", act.quote,
                                    f"{act.count} {act.noun.split()[0]} {act.verb}, but the "
                                    f"changes show {sorted(counts)}"))
-    return out
-
-
-_COPULA = re.compile(r"(?:\b(?:is|are|was|were|be|been|being|stays?|remains?|still|now|set to|"
-                     r"as|at|to|an?|the)\s+)$")
-
-
-def _forms(value: str, domain: Sequence[str]) -> list[str]:
-    """How a reply may name a state: in full ("can edit"), or by a word of it that no other
-    state of the column has ("edit access")."""
-    words_of = {v: normal_text(v).split() for v in domain}
-    mine = words_of[value]
-    others = {w for v, ws in words_of.items() if v != value for w in ws}
-    return [" ".join(mine)] + [w for w in {mine[0], mine[-1]} if len(mine) > 1
-                               and w not in others and len(w) >= 3]
-
-
-def _predicated(value: str, folded: str) -> bool:
-    """Whether ``folded`` says something *is* ``value`` ("is closed", "at can edit", "an
-    admin", "edit access"), not that someone did it ("I closed")."""
-    for m in re.finditer(r"(?<![\w-])" + re.escape(value) + r"(?![\w-])", folded):
-        before, after = folded[max(0, m.start() - 40):m.start()], folded[m.end():m.end() + 12]
-        if _COPULA.search(before) or re.match(r"\s+(?:access|level|role|permission|rights?|"
-                                              r"status|state)\b", after):
-            return True
-    return False
-
-
-def _states(state: EpisodeState, text: str, actor: str | None) -> list[Finding]:
-    """A record named in ``text`` (or "you", the acting user) said to be in a state, role or
-    level it is in neither before nor after; a grant between named records (a page shared
-    with a member) said to be at a level it is not."""
-    if re.search(r"\b(?:not|n't|no longer|never|instead|rather than|unlike)\b|n't\b", text,
-                 re.I):
-        return []
-    folded = " " + normal_text(text) + " "
-    out = []
-    you = actor is not None and _YOU.search(text) is not None
-    keys: set[str] | None = None
-    for table, label, states in state_tables(state.initial, state.template_key):
-        mentioned = {c: [v for v in vals if any(_predicated(form, folded)
-                                                for form in _forms(v, vals))]
-                     for c, vals in states.items()}
-        mentioned = {c: v for c, v in mentioned.items() if v}
-        if not mentioned:
-            continue
-        groups = named_rows(state, table, label, text, actor if you else None) if label \
-            else {}
-        if not groups:
-            keys = named_keys(state, text) | ({actor} if you else set()) if keys is None \
-                else keys
-            linked = linking_rows(state, table, keys, at_least=2) if keys else []
-            if not linked and keys:
-                # "Shared the pages with Giulia at can edit": the grants this episode made
-                # that link a named record.
-                linked = [r for r in state.touched().get(table, {}).values()
-                          if any(str(v) in keys for v in r.values())]
-            groups = {f"the {singular(table)} of the records named": linked} if linked else {}
-        for name, rows in groups.items():
-            # A name several records share ("flight MW131" runs every day) is true of the
-            # statement when any of them fits it.
-            for column, values in mentioned.items():
-                have = {normal_text(r[column]) for r in rows if r.get(column) is not None}
-                if have and not have & {normal_text(v) for v in values}:
-                    out.append(Finding("wrong_state", text.strip(),
-                                       f"{singular(table)} {name!r} has {column} "
-                                       f"{'/'.join(sorted(have))}, not {'/'.join(values)}"))
     return out
 
 
@@ -355,10 +365,12 @@ def _actor(prompt: str) -> str | None:
 def read_reply(reply: str | None, *, initial: sqlite3.Connection, final: sqlite3.Connection,
                trajectory: Sequence[Step], prompt: str = "", skip_tables: Sequence[str] = (),
                skip_columns: Sequence[str] = (), template_key: str | None = None,
-               expected: Sequence[Any] = ()) -> Reading:
+               expected: Sequence[Any] = (), tools: Sequence[str] = (),
+               counted: Sequence[str] = ()) -> Reading:
     """Every contradiction between the reply and the state, and the statements it could not
     decide (see the module docs). ``expected`` are the task's answer values (a total the
-    reply gives as its answer is no unknown amount)."""
+    reply gives as its answer is no unknown amount); ``tools`` are the environment's tool names
+    (what the service can do at all); ``counted`` what a "how many" question counts."""
     reading = Reading()
     if not reply or not reply.strip():
         return reading
@@ -366,14 +378,19 @@ def read_reply(reply: str | None, *, initial: sqlite3.Connection, final: sqlite3
     state = EpisodeState(initial, final, trajectory, prompt, skip_tables, skip_columns,
                          template_key)
     actor = _actor(prompt)
+    scoped = bool(mentions(state, prompt))
     for mismatch in weekday_mismatches(reply):
         reading.contradictions.append(Finding("weekday", mismatch,
                                               "the weekday is not that date's"))
     reading.contradictions += _codes(state, reply)
     reading.contradictions += _quotes(state, reply)
     for clause in clauses(reply):
-        found = _actions(state, clause.text) + _states(state, clause.text, actor) + \
-            _ungrounded(state, clause.text, expected)
+        found = _actions(state, clause.text, tools) + _ungrounded(state, clause.text, expected)
+        found += [Finding("wrong_state", q, why) for q, why in
+                  state_claims(state, clause.text, actor)
+                  + count_claims(state, clause.text, counted, scoped)
+                  + attribute_claims(state, clause.text)]
+        found += [Finding("wrong_record", q, why) for q, why in pair_claims(state, clause.text)]
         if not clause.context:
             found += _wrong_record(state, clause.text)
         reading.contradictions += found

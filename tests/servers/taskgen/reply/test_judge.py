@@ -11,7 +11,7 @@ import pytest
 from agentworld.gym_api.env import AgentWorldEnv
 from agentworld.servers import Catalog, Environment
 from agentworld.servers.taskgen.assemble import assemble
-from agentworld.servers.taskgen.claims_judge import ClaimsJudge
+from agentworld.servers.taskgen.reply.judge import ClaimsJudge
 from tests.fixtures.calendar_env import DEFINITION
 
 ARGS = {"calendar_id": "cal_team", "title": "Offsite lunch", "starts_at": "2026-03-09T13:45:00Z"}

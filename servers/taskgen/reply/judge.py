@@ -1,6 +1,6 @@
 """The optional LLM judge of the statements the claim reader could not decide.
 
-The deterministic reader (:mod:`.reply_facts`) decides what the state plainly confirms or
+The deterministic reader (:mod:`.facts`) decides what the state plainly confirms or
 contradicts, and lists the rest in the verdict's ``notes["undecided"]`` ("Refunded $2,795 in
 total", a number it cannot place). Where an OpenAI-compatible endpoint is configured, this judge
 asks a model whether each of those statements is true given the calls the agent made and what

@@ -12,12 +12,12 @@ from typing import Any
 from agentworld.servers.tasks import Step
 from agentworld.servers.words import words
 
-from .tables import snapshot, table_digest
-from .values import leaves
+from ..tables import snapshot, table_digest
+from ..values import leaves
 
 __all__ = ["EpisodeState", "code_shapes", "state_tables", "named_rows", "in_database",
            "exists", "columns", "tables", "is_state_column", "labels", "named_keys",
-           "linking_rows"]
+           "linking_rows", "mentions"]
 
 _READ_VERBS = frozenset({"get", "list", "search", "find", "read", "fetch", "query", "show",
                          "describe", "count", "lookup", "view", "browse", "retrieve", "check",
@@ -214,21 +214,24 @@ _STATES: dict[str, tuple] = {}
 _LABELS: dict[str, dict[str, list[str]]] = {}
 
 
-def labels(db: sqlite3.Connection, key: str | None) -> dict[str, list[str]]:
+def labels(db: sqlite3.Connection, key: str | None) -> dict[str, list[tuple[str, str]]]:
     """Every label of a record with a single-column key (four characters or more), case-folded,
-    with the keys of the records it names."""
+    with the (table, key) of the records it names."""
     if key and key in _LABELS:
         return _LABELS[key]
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[tuple[str, str]]] = {}
     for table in tables(db):
         cols = columns(db, table)
         keys = [c[0] for c in cols if c[2]]
-        label = next((c for c in _LABEL_COLUMNS if c in [x[0] for x in cols]), None)
-        if label is None or len(keys) != 1 or label == keys[0]:
+        if len(keys) != 1:
             continue
-        for name, ident in db.execute(f'SELECT "{label}", "{keys[0]}" FROM "{table}"'):
-            if isinstance(name, str) and len(name) >= 4:
-                out.setdefault(name.casefold(), []).append(str(ident))
+        # Every column that names the row ("cli" and "harborline/cli"; a login that is the key).
+        for label in [c for c in _LABEL_COLUMNS if c in [x[0] for x in cols]]:
+            for name, ident in db.execute(f'SELECT "{label}", "{keys[0]}" FROM "{table}"'):
+                if isinstance(name, str) and len(name) >= 4:
+                    records = out.setdefault(name.casefold(), [])
+                    if (table, str(ident)) not in records:
+                        records.append((table, str(ident)))
     if key:
         if len(_LABELS) > 64:
             _LABELS.clear()
@@ -236,15 +239,27 @@ def labels(db: sqlite3.Connection, key: str | None) -> dict[str, list[str]]:
     return out
 
 
-def named_keys(state: EpisodeState, text: str) -> set[str]:
-    """The keys of the records ``text`` names by label (or by key)."""
+def mentions(state: EpisodeState, text: str) -> list[tuple[int, str, list[tuple[str, str]]]]:
+    """(position, label, records) of every record ``text`` names by its label, in order."""
     folded = text.casefold()
-    found: set[str] = set()
-    for name, keys in labels(state.initial, state.template_key).items():
-        if name in folded and re.search(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])",
-                                        folded) and len(keys) <= 40:
-            found.update(keys)
-    return found
+    found = []
+    for name, records in labels(state.initial, state.template_key).items():
+        if name in folded and len(records) <= 40:
+            for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", folded):
+                found.append((m.start(), name, records))
+    # A label inside a longer one ("Dune" in "Children of Dune") names nothing of its own.
+    found.sort(key=lambda f: (f[0], -len(f[1])))
+    out, end = [], -1
+    for position, name, records in found:
+        if position >= end:
+            out.append((position, name, records))
+            end = position + len(name)
+    return out
+
+
+def named_keys(state: EpisodeState, text: str) -> set[str]:
+    """The keys of the records ``text`` names by label."""
+    return {key for _, _, records in mentions(state, text) for _, key in records}
 
 
 def linking_rows(state: EpisodeState, table: str, keys: set[str], *, at_least: int = 1
@@ -252,12 +267,12 @@ def linking_rows(state: EpisodeState, table: str, keys: set[str], *, at_least: i
     """The rows of ``table``, before and after, that link the most of ``keys`` (``at_least``
     of them): the grant of this page to this member rather than her other grants."""
     scored = []
-    for db in (state.final, state.initial):
+    for tag, db in (("final", state.final), ("initial", state.initial)):
         cursor = db.execute(f'SELECT * FROM "{table}"')
         cols = [d[0] for d in cursor.description]
         for raw in cursor.fetchall():
-            row = dict(zip(cols, raw, strict=True))
-            hits = sum(1 for v in row.values() if str(v) in keys)
+            row = dict(zip(cols, raw, strict=True), _db=tag)
+            hits = sum(1 for k, v in row.items() if k != "_db" and str(v) in keys)
             if hits:
                 scored.append((hits, row))
     best = max((h for h, _ in scored), default=0)
@@ -267,13 +282,14 @@ def linking_rows(state: EpisodeState, table: str, keys: set[str], *, at_least: i
 def named_rows(state: EpisodeState, table: str, label: str, text: str, actor: str | None
                 ) -> dict[str, list[dict[str, Any]]]:
     """The rows of ``table`` that ``text`` names by their label (or, for "you", that belong to
-    the acting user), before and after the episode, grouped by the name they go by."""
+    the acting user), before and after the episode (``_db``: "initial" or "final"), grouped by
+    the name they go by."""
     groups: dict[str, list[dict[str, Any]]] = {}
-    for db in (state.final, state.initial):
+    for tag, db in (("final", state.final), ("initial", state.initial)):
         cursor = db.execute(f'SELECT * FROM "{table}"')
         cols = [d[0] for d in cursor.description]
         for raw in cursor.fetchall():
-            row = dict(zip(cols, raw, strict=True))
+            row = dict(zip(cols, raw, strict=True), _db=tag)
             name = row.get(label)
             hit = isinstance(name, str | int) and len(str(name)) >= 4 and re.search(
                 r"(?<![\w-])" + re.escape(str(name)) + r"(?![\w-])", text, re.I)

@@ -1,7 +1,6 @@
-"""Reading a reply: clauses and labelled context, hedges, weekdays, claimed acts."""
+"""Reading a reply: clauses and labelled context, hedges, weekdays."""
 
-from agentworld.servers.taskgen.reply_text import (
-    actions,
+from agentworld.servers.taskgen.reply.text import (
     answer_text,
     clauses,
     hedges,
@@ -32,17 +31,3 @@ def test_weekdays_must_be_their_dates():
     assert weekday_mismatches("March 9, 2026 (Tue)") == ["March 9, 2026 (Tue"]
     assert weekday_mismatches("Monday, 2026-03-09 and Tuesday, March 10, 2026") == []
     assert weekday_mismatches("On Friday I looked; the date is 2026-03-09.") == []
-
-
-def test_claimed_acts_with_their_counts():
-    (act,) = actions("I also emailed all 14 invitees.")
-    assert (act.verb, act.count, act.noun) == ("emailed", 14, "invitees")
-    (act,) = actions("Done: refunded the fare and it has been issued to the card")[-1:]
-    assert act.verb == "issued"
-    assert [a.verb for a in actions("Cancelled 2 reservations and emailed Ana.")] == [
-        "cancelled", "emailed"]
-    # States, negations, plans and questions claim no act.
-    for text in ("The booking is confirmed.", "I did not email anyone.",
-                 "I can email them if you like.", "Should I cancel it?",
-                 "The flight was cancelled by the airline.", "It was already merged."):
-        assert actions(text) == [], text
