@@ -77,3 +77,75 @@ def test_amounts_and_dates_must_be_shown_somewhere(closed_two):
     reading = _read(closed_two, "Closed both; the milestone is due 2031-07-04.")
     assert "unknown_date" in {f.kind for f in reading.contradictions}
     assert _read(closed_two, "Closed both; $480 in total across them.").ok   # a sum it made
+
+
+def test_the_acting_users_role_is_read_where_the_sentence_places_it(closed_two):
+    prompt = "Acting as ravi-rossi: in harborline/cli, label the broken issues."
+    reading = _read(closed_two, "Note: ravi-rossi only has triage access on harborline/cli.",
+                    prompt)
+    assert [f.kind for f in reading.contradictions] == ["wrong_state"]   # admin there
+    assert _read(closed_two, "ravi-rossi is an admin on harborline/cli.", prompt).ok
+
+
+def test_each_state_word_belongs_to_the_record_before_it(closed_two):
+    assert _read(closed_two, "Improve search bar performance for large accounts is closed now, "
+                             "Checkout page times out when switching locales is closed too.").ok
+    reading = _read(closed_two, "Improve search bar performance for large accounts is closed, "
+                                "and Improve checkout page performance for large accounts "
+                                "(still open) is next.")
+    assert reading.ok                     # #167 is still open
+    reading = _read(closed_two, "Checkout page times out when switching locales is still open.")
+    assert [f.kind for f in reading.contradictions] == ["wrong_state"]   # closed now
+
+
+def test_acts_on_things_the_episode_never_touched_are_false(closed_two):
+    for reply in ("Closed both and left a comment on each issue.",
+                  "Closed both, then merged the pull request."):
+        kinds = {f.kind for f in _read(closed_two, reply).contradictions}
+        assert kinds == {"no_such_action"}, reply
+    assert _read(closed_two, "Closed both issues and updated their state.").ok
+
+
+def test_the_record_the_request_named_is_the_one_the_reply_calls_by_its_kind():
+    env = default_catalog().load("airline")
+    db = env.template.clone()
+    try:
+        number, day = db.execute("SELECT flight_number, service_date FROM flights WHERE "
+                                 "status = 'on_time' ORDER BY id LIMIT 1").fetchone()
+        prompt = f"How many seats are left on flight {number} on {day}?"
+
+        def read(reply):
+            return read_reply(reply, initial=db, final=db, trajectory=(), prompt=prompt)
+
+        assert read("Note the flight is on time.").ok
+        assert not read("Note the flight is currently delayed by about 2 hours.").ok
+    finally:
+        db.close()
+
+
+def test_a_grant_between_named_records_is_read_at_its_level():
+    env = default_catalog().load("notion")
+    session = Session(env, seed=0)
+    db = env.template.clone()
+    try:
+        member, name = db.execute("SELECT id, name FROM members WHERE role = 'guest' "
+                                  "ORDER BY id LIMIT 1").fetchone()
+        page, title = db.execute("SELECT id, title FROM pages WHERE archived = 0 AND id NOT IN "
+                                 "(SELECT page_id FROM page_permissions) ORDER BY id LIMIT 1"
+                                 ).fetchone()
+        owner = db.execute("SELECT id FROM members WHERE role = 'owner' LIMIT 1").fetchone()[0]
+        args = {"actor_id": owner, "page_id": page, "member_id": member, "level": "can_view"}
+        result = session.call("share_page", args)
+        assert result.ok, result.payload()
+        steps = (Step("share_page", args, True, result.payload()),)
+
+        def read(reply):
+            return read_reply(reply, initial=db, final=session.db, trajectory=steps,
+                              prompt=f"Share {title} with {name} so they can view it.")
+
+        assert read(f"Shared {title} with {name} at the can view level.").ok
+        assert not read(f"Shared {title} with {name}, with edit access.").ok
+        assert not read(f"Done. {name} is an owner of this workspace.").ok
+    finally:
+        db.close()
+        session.close()
