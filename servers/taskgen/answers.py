@@ -27,7 +27,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 __all__ = ["answer_matches", "candidates", "mentions", "normal_text", "render_answer",
-           "ANSWER_TYPES", "date_spans", "total_spans", "counted_noun"]
+           "ANSWER_TYPES", "date_spans", "total_spans", "counted_noun", "asked_words"]
 
 ANSWER_TYPES = frozenset({"number", "money", "date", "id", "text", "list"})
 
@@ -64,9 +64,13 @@ _AMOUNT = r"[$€£¥₹]?\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(?:[A-Z]{3}|dollars?|euro
 # A figure labelled as the total: "$2,795 in total", "total: 2795", "comes to $2,795".
 _TOTAL = re.compile(
     r"(?:\b(?:total(?:led|ed|s)?(?: of| is| was| refunded| charged| comes to| came to)?|in all"
-    r" comes to|sum(?: of| is)?|altogether|overall|combined|adds up to|comes to|came to)\s*[:=]?"
-    r"\s*" + _AMOUNT + r"|" + _AMOUNT + r"\s*(?:in total|in all|total|altogether|overall|"
+    r" comes to|sum(?: of| is)?|altogether|overall|combined|adds up to|comes to|came to|"
+    r"together (?:that |this |they )?(?:is|are|makes?|comes? to)|that makes|which makes)\s*"
+    r"[:=]?\s*" + _AMOUNT + r"|" + _AMOUNT + r"\s*(?:in total|in all|total|altogether|overall|"
     r"combined)\b|=\s*" + _AMOUNT + ")", re.I)
+# The last digits of a card ("Mastercard ending 9747") are no amount.
+_CARD_DIGITS = re.compile(r"\b(?:ending(?: in)?|ends in|last (?:4|four)(?: digits)?|\*{2,})\s*:?"
+                          r"\s*\d{2,4}\b", re.I)
 
 
 def normal_text(value: Any) -> str:
@@ -169,7 +173,7 @@ def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None
     if kind in ("number", "money"):
         # "#241" names a record, "13:45" is a time, "x=35" a field, "of the 28" a whole:
         # none of them is the quantity asked for.
-        rest = _TIME.sub(" ", _REFERENCE.sub(" ", rest))
+        rest = _TIME.sub(" ", _REFERENCE.sub(" ", _CARD_DIGITS.sub(" ", rest)))
         rest = _DENOMINATOR.sub(" ", _FIELD_VALUE.sub(" ", rest))
         return list(dict.fromkeys(_numbers(rest)))
     if kind == "id":
@@ -182,6 +186,9 @@ def candidates(spec: dict[str, Any], text: str, *, db: sqlite3.Connection | None
         # "Two pull requests had one: #523 and #517": where the reply writes records' numbers
         # with a #, those are the list.
         marked = [Decimal(n) for n in re.findall(r"#(\d+)\b", rest)]
+        # "three pull requests: 212, 228 and 241": a count of the list is not an item of it.
+        rest = re.sub(r"\b(?:" + "|".join(_WORD_NUMBERS) + r"|\d+)\s+(?=[a-z][\w-]*\s*(?:[a-z]"
+                      r"[\w-]*\s*)?[:,(])", " ", rest, flags=re.I)
         return list(dict.fromkeys(marked or _numbers(rest)))
     pool = list(spec["value"]) if kind == "list" else [spec["value"]]
     pool += _domain_values(spec.get("domain"), db) + list(spec.get("alternatives", ()))
@@ -219,6 +226,35 @@ def _counts_of(text: str, nouns: list[str]) -> list[Decimal]:
             raw = m.group(1).lower().replace(",", "")
             out.append(Decimal(_WORD_NUMBERS[raw]) if raw in _WORD_NUMBERS else Decimal(raw))
     return out
+
+
+def _amounts_by(text: str, words: Any) -> list[Decimal]:
+    """The amounts ``text`` writes next to one of ``words`` (a few words apart at most)."""
+    if not words:
+        return []
+    _, rest = _dates(text)
+    rest = _CARD_DIGITS.sub(" ", rest)
+    wanted = "|".join(re.escape(w) for w in words)
+    amount = r"[$€£¥₹]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:[A-Z]{3}\b|dollars?|euros?)"
+    near = r"(?:\s+\S+){0,4}?\s+"
+    out = []
+    for pattern in (r"\b(?:" + wanted + r")\w*" + near + r"(?:" + amount + ")",
+                    r"(?:" + amount + r")" + near + r"(?:\w+\s+){0,1}(?:" + wanted + r")\w*\b"):
+        for m in re.finditer(pattern, rest, re.I):
+            raw = next(g for g in m.groups() if g)
+            out.append(Decimal(raw.replace(",", "")))
+    return out
+
+
+def asked_words(prompt: str) -> list[str]:
+    """What a "how much" question asks about ("how much was charged" -> charged, "the total
+    amount refunded" -> refunded): the words a reply ties its amount to."""
+    found = []
+    for m in re.finditer(r"\bhow much\s+(?:(?:was|were|is|did|does|do|in|of)\s+)*([\w-]+)(?:\s+"
+                         r"([\w-]+))?|\btotal (?:amount )?([a-z]+ed)\b", prompt, re.I):
+        found += [g.casefold() for g in m.groups() if g and len(g) > 3]
+    stems = {w[:-2] if w.endswith("ed") and len(w) > 5 else w for w in found}
+    return sorted(stems - {"travel", "does", "have", "still", "money", "total"})
 
 
 def counted_noun(prompt: str) -> list[str]:
@@ -286,6 +322,11 @@ def answer_matches(spec: dict[str, Any], reply: str | None, *,
             # "$1,400 and $1,395, $2,795 in total": the figure labelled as the total answers;
             # its parts are not rivals.
             return all(_same_number(n, expected, True) for n in totals)
+        asked = _amounts_by(reply, spec.get("asked", ()))
+        if asked:
+            # "$75.00 was charged (the new fare of $121.00 is lower ...)": the amount the
+            # reply ties to what was asked ("charged") answers.
+            return all(_same_number(n, expected, True) for n in asked)
     if kind == "number" and spec.get("counted"):
         counts = _counts_of(reply, spec["counted"])
         if counts:

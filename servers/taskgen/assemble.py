@@ -24,7 +24,7 @@ from typing import Any
 
 from agentworld.servers import Environment, Session
 
-from .answers import ANSWER_TYPES, answer_matches, counted_noun, mentions
+from .answers import ANSWER_TYPES, answer_matches, asked_words, counted_noun, mentions
 from .checks import Check
 from .effects import bookkeeping_of, effect_checks
 from .prompt_lint import lint_draft
@@ -55,6 +55,9 @@ def answer_check(spec: dict[str, Any], prompt: str, env: Environment, *, points:
         counted = counted_noun(prompt) if spec["type"] == "number" else []
         if counted:
             spec["counted"] = counted
+        asked = asked_words(prompt) if spec["type"] == "money" else []
+        if asked:
+            spec["asked"] = asked
         if answer_matches(spec, prompt, db=db):
             raise TaskRejected("the prompt contains its own answer")
     finally:

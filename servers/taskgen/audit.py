@@ -280,6 +280,7 @@ def audit_task(env: Environment, record: TaskRecord, *, graph: ToolGraph | None 
     if not reference.verdict.passed:
         return audit
     variants = AgentVariants(env, record, reference, rng, graph)
+    audit.inert += variants.inert_reads()
     for i in variants.mutations[:8]:
         # A write the outcome does not need ("set the name to the name it has") is a step
         # that asks nothing of the agent.

@@ -243,6 +243,34 @@ class Variants:
         finally:
             session.close()
 
+    def inert_reads(self) -> list[str]:
+        """Reads of the reference solution that ignore the record they name: asked about
+        another record, they reply the same. A request that follows such a reply ("the schedule
+        of that workflow") points at a record it never named."""
+        out = []
+        reads = [i for i, k in enumerate(self.kinds) if k == "query" and id_args(self.calls[i][1])]
+        for i in reads[:4]:
+            name, args = self.calls[i]
+            reply = self.ref.steps[i].output if i < len(self.ref.steps) else None
+            if not reply or "error" in reply:
+                continue
+            session = Session(self.env, seed=self.record.session_seed)
+            try:
+                for n, a in self.calls[:i]:
+                    session.call(n, a)
+                binder = Binder(session, self.rng)
+                node = self.graph.nodes.get(name)
+                key = next(iter(id_args(args)))
+                found = binder._from_db(node, key) if node else None
+                if found is None or found[0] == args[key]:
+                    continue
+                other = session.call(name, {**args, key: found[0]})
+                if other.ok and other.data == reply:
+                    out.append(f"{name}({key}) replies the same for {found[0]!r}")
+            finally:
+                session.close()
+        return out
+
     def _rival(self, spec: dict[str, Any], several: bool = False) -> str | None:
         """A wrong value of the spec's type: a neighbour, another name, or (``several``, for a
         list) the list with one more plausible item."""

@@ -30,9 +30,8 @@ class Action:
 
 # Acts that any change of the state does ("I updated the record"): any write supports them,
 # if what they act on agrees.
-GENERIC_VERBS = frozenset({"updated", "changed", "added", "created", "edited", "modified",
-                           "moved", "renamed", "set", "recorded", "logged", "made", "put",
-                           "gave"})
+GENERIC_VERBS = frozenset({"updated", "changed", "added", "edited", "modified", "set",
+                           "recorded", "logged", "made", "put", "gave", "moved"})
 # A completed act, as written, and the words of the tools or tables that do it.
 ACTION_VERBS: dict[str, tuple[str, ...]] = {
     "emailed": ("email", "mail", "send", "message", "notif"),
@@ -255,7 +254,15 @@ def _acts(part: str, quote: str, *, opens: bool) -> list[Action]:
     out = []
     for m in _ACTION.finditer(part):
         verb = m.group(1).lower()
+        if "-" in verb and verb.rsplit("-", 1)[1] in ACTION_VERBS:
+            verb = verb.rsplit("-", 1)[1]       # "squash-merged" merged
         tail = part[m.end():m.end() + 100]
+        bare = not part[:m.start(1)].strip(" :,.!-").lower().split()[-1:] or \
+            part[:m.start(1)].strip(" :,.!-").lower().split()[-1] in ("done", "ok", "okay",
+                                                                    "set", "also", "then",
+                                                                    "just", "now", "finally")
+        if bare and not opens and verb not in ACTION_VERBS:
+            continue  # ", dated delta-date": a participle describing, not an act
         if verb in ("checked",) and re.match(r"\s+off\b", tail):
             verb, tail = "checked off", tail.lstrip()[3:]
         if verb in _NOT_ACTS or (verb not in ACTION_VERBS and verb not in _IRREGULAR

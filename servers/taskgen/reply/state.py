@@ -28,7 +28,7 @@ _STATE_COLUMNS = ("status", "state", "role", "permission", "access", "access_lev
                   "visibility", "stage", "phase", "priority", "severity")
 _CODE_COLUMNS = ("code", "pnr", "reference", "confirmation", "confirmation_code", "locator",
                  "record_locator", "ticket_number", "invoice_number", "number", "sku",
-                 "tracking_number", "order_number", "booking_reference")
+                 "tracking_number", "order_number", "booking_reference", "ref")
 def tables(db: sqlite3.Connection) -> list[str]:
     return [r[0] for r in db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
@@ -144,6 +144,11 @@ class EpisodeState:
         return folded in self.said() or re.search(
             r"(?<![\w-])" + re.escape(folded) + r"(?![\w-])", self.prompt.casefold()) is not None
 
+    def created(self) -> dict[str, list[dict[str, Any]]]:
+        """Per table, the rows this episode made."""
+        self.touched()
+        return self._created
+
     def writes(self) -> list[Step]:
         return [s for s in self.trajectory if s.ok and (words(s.tool) or [""])[0]
                 not in _READ_VERBS]
@@ -243,7 +248,10 @@ def mentions(state: EpisodeState, text: str) -> list[tuple[int, str, list[tuple[
     """(position, label, records) of every record ``text`` names by its label, in order."""
     folded = text.casefold()
     found = []
-    for name, records in labels(state.initial, state.template_key).items():
+    index = dict(labels(state.initial, state.template_key))
+    for name, records in _made_labels(state).items():
+        index[name] = list(index.get(name, [])) + records
+    for name, records in index.items():
         if name in folded and len(records) <= 40:
             for m in re.finditer(r"(?<![\w-])" + re.escape(name) + r"(?![\w-])", folded):
                 found.append((m.start(), name, records))
@@ -254,6 +262,24 @@ def mentions(state: EpisodeState, text: str) -> list[tuple[int, str, list[tuple[
         if position >= end:
             out.append((position, name, records))
             end = position + len(name)
+    return out
+
+
+def _made_labels(state: EpisodeState) -> dict[str, list[tuple[str, str]]]:
+    """The labels of the records this episode made or renamed, as :func:`labels` gives the
+    template's."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    state.touched()
+    changed = {t: [new for _, new in pairs] for t, pairs in state.changes.items()}
+    for table, rows in list(state.created().items()) + list(changed.items()):
+        keys = [c[0] for c in columns(state.final, table) if c[2]]
+        if len(keys) != 1:
+            continue
+        for row in rows:
+            for label in _LABEL_COLUMNS:
+                name = row.get(label)
+                if isinstance(name, str) and len(name) >= 4:
+                    out.setdefault(name.casefold(), []).append((table, str(row[keys[0]])))
     return out
 
 

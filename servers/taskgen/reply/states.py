@@ -11,8 +11,8 @@
   no label of its own: the rows that link the records named, or the ones this episode made.
 * **A count of records in a state** ("7 are live and 5 are validated"), of the table the
   sentence or the question counts: checked when the question names no record to scope it.
-* **A name and a code given together** ("Iris field balance sheet (bal_000008)"): the code must
-  be that record's.
+* **The newest or the oldest** ("the most recently created is Sierra renewal task"): among the
+  records a reply listed with it.
 * **A named record's field** ("(it had a 30-day retention)", "of contact type X"): the column
   whose words the sentence says after the name must hold the value it gives.
 """
@@ -27,7 +27,6 @@ from agentworld.servers.words import singular
 from ..answers import date_spans, normal_text
 from .state import (
     EpisodeState,
-    code_shapes,
     linking_rows,
     mentions,
     named_keys,
@@ -35,7 +34,8 @@ from .state import (
     state_tables,
 )
 
-__all__ = ["state_claims", "pair_claims", "count_claims", "attribute_claims", "StateFinding"]
+__all__ = ["state_claims", "count_claims", "attribute_claims", "superlative_claims",
+           "StateFinding"]
 
 _NEGATION = re.compile(r"\b(?:not|n't|no longer|never|instead|rather than|unlike)\b|n't\b", re.I)
 _YOU = re.compile(r"\b(?:you|your|you're|you've)\b", re.I)
@@ -73,8 +73,18 @@ def _tense(form: str, folded: str) -> str | None:
     return found
 
 
-def _said(states: dict[str, tuple], text: str) -> dict[str, list[tuple[str, str]]]:
-    """Per state column, the (value, tense) pairs ``text`` states."""
+# States a record of any service may be said to be in, beyond the ones its data shows.
+_LIFECYCLE = ("queued", "running", "pending", "completed", "failed", "succeeded", "cancelled",
+              "canceled", "active", "inactive", "archived", "deleted", "draft", "published",
+              "paused", "suspended", "scheduled", "expired", "approved", "rejected", "resolved",
+              "merged", "shipped", "delivered", "confirmed", "ticketed", "blocked", "enabled",
+              "disabled", "in progress", "on hold", "finished", "live", "stopped")
+
+
+def _said(states: dict[str, tuple], text: str, *, lifecycle: bool = True
+          ) -> dict[str, list[tuple[str, str]]]:
+    """Per state column, the (value, tense) pairs ``text`` states: a value of the column, or a
+    common lifecycle state ("it is queued" of a job whose states are active and cancelled)."""
     folded = " " + normal_text(text) + " "
     out: dict[str, list[tuple[str, str]]] = {}
     for column, domain in states.items():
@@ -83,18 +93,45 @@ def _said(states: dict[str, tuple], text: str) -> dict[str, list[tuple[str, str]
                          None)
             if tense:
                 out.setdefault(column, []).append((value, tense))
+        if lifecycle and (column in ("status", "state") or column.endswith(("_status",
+                                                                            "_state"))):
+            known = {normal_text(v) for v in domain}
+            for word in _LIFECYCLE:
+                # Said outright of the record ("it is queued"), not as an adjective ("the
+                # failed checks").
+                if word not in known and re.search(r"\b(?:is|are|was|were|still|now|currently|"
+                                                   r"remains?|stays?) (?:" + _ADVERBS + r")?"
+                                                   + re.escape(word) + r"\b", folded):
+                    out.setdefault(column, []).append((word, "present"))
     return out
+
+
+# Lifecycle words that name one state in different services' words.
+_ALIKE = [{"pending", "queued", "waiting", "scheduled", "requested", "new", "in progress"},
+          {"running", "in progress", "active", "started", "processing"},
+          {"completed", "done", "succeeded", "success", "finished", "closed", "resolved",
+           "complete"},
+          {"failed", "failure", "error", "errored"},
+          {"cancelled", "canceled", "aborted", "voided"},
+          {"paused", "suspended", "on hold", "stopped"},
+          {"inactive", "disabled", "deactivated"}, {"active", "enabled", "live"}]
+
+
+def _alike(value: str) -> set[str]:
+    value = normal_text(value)
+    return set().union({value}, *[group for group in _ALIKE if value in group])
 
 
 def _wrong(rows_now: list[dict], rows_then: list[dict], column: str,
            said: list[tuple[str, str]]) -> set[str] | None:
     """The values the rows hold when none fits what was said (present: after the episode;
-    past: before or after it), else None."""
+    past: before or after it), else None. A state said in other words fits ("pending" a
+    queued run)."""
     now = {normal_text(r[column]) for r in rows_now if r.get(column) is not None}
     then = {normal_text(r[column]) for r in rows_then if r.get(column) is not None}
     for value, tense in said:
         allowed = now if tense == "present" else now | then
-        if normal_text(value) in allowed or not allowed:
+        if _alike(value) & allowed or not allowed:
             return None
     return now or then
 
@@ -117,6 +154,17 @@ def _narrowed(rows: list[dict], keys: set[str]) -> list[dict]:
     return [r for h, r in scored if h == best] if best else rows
 
 
+def _linked(rows: list[dict], others: list[tuple[str, str]], actor: str | None) -> list[dict]:
+    """The rows that refer to the most of the other records the sentence names (by their
+    ``<record>_id`` column) and to the acting user; all of them when none refers to any."""
+    def score(row: dict) -> int:
+        hits = sum(1 for t, k in others if str(row.get(f"{singular(t)}_id")) == k)
+        return hits + (actor is not None and any(str(v) == actor for v in row.values()))
+
+    best = max((score(r) for r in rows), default=0)
+    return [r for r in rows if score(r) == best] if best else rows
+
+
 def state_claims(state: EpisodeState, text: str, actor: str | None) -> list[StateFinding]:
     """Named records, "you" and grants said to be in a state they are not in (module docs)."""
     if _NEGATION.search(text):
@@ -131,12 +179,13 @@ def state_claims(state: EpisodeState, text: str, actor: str | None) -> list[Stat
         groups = named_rows(state, table, label, text, actor if you else None) if label \
             else {}
         if not groups and not segments:
-            groups = _referred(state, table, text)
+            groups = _referred(state, table, text) or _made_it(state, table, text)
         for name, rows in groups.items():
             # A name several records share ("flight MW131" runs every day) fits a statement
             # when any of them does; its own words are the ones after it.
             said = _said(states, segments.get(name.casefold(), text))
-            rows = _narrowed(rows, keys - {str(r.get(label)) for r in rows})
+            rows = _linked(rows, [(t, k) for _, _, records in mentions(state, text)
+                                  for t, k in records if t != table], actor if you else None)
             now = [r for r in rows if r.get("_db") == "final"]
             then = [r for r in rows if r.get("_db") == "initial"]
             for column, values in said.items():
@@ -148,6 +197,17 @@ def state_claims(state: EpisodeState, text: str, actor: str | None) -> list[Stat
         if not groups and label is None and keys:
             out += _grants(state, table, states, text, keys)
     return out
+
+
+_IT = re.compile(r"\bit(?:'s|\s+is|\s+was|\s+has been)\b", re.I)
+
+
+def _made_it(state: EpisodeState, table: str, text: str) -> dict[str, list[dict]]:
+    """"Submitted the job; it is queued": the one record of ``table`` this episode made."""
+    made = state.created().get(table, [])
+    if len(made) != 1 or not _IT.search(text):
+        return {}
+    return {f"the {singular(table)} made": [dict(made[0], _db="final")]}
 
 
 _THE = re.compile(r"\b(?:the|this|that|its|their)\s+([a-z][\w-]*)", re.I)
@@ -189,7 +249,7 @@ def _grants(state: EpisodeState, table: str, states: dict, text: str, keys: set[
     out = []
     now = [r for r in linked if r.get("_db", "final") == "final"]
     then = [r for r in linked if r.get("_db") == "initial"]
-    for column, values in _said(states, text).items():
+    for column, values in _said(states, text, lifecycle=False).items():
         have = _wrong(now, then, column, values)
         if have is not None:
             out.append((text.strip(), f"the {singular(table)} of the records named has {column} "
@@ -221,46 +281,23 @@ def count_claims(state: EpisodeState, text: str, counted: Sequence[str], scoped:
                 continue
             raw = m.group(1).casefold()
             claimed = _WORDS[raw] if raw in _WORDS else int(raw)
+            counts = {}
             for column, domain in states.items():
                 value = next((v for v in domain if normal_text(v) == normal_text(m.group(3))),
                              None)
-                if value is None:
-                    continue
-                real = state.final.execute(f'SELECT COUNT(*) FROM "{table}" WHERE "{column}" '
-                                           "= ?", (value,)).fetchone()[0]
-                if real != claimed:
-                    out.append((m.group(0), f"{real} {table} have {column} {value}, not "
-                                            f"{claimed}"))
+                if value is not None:
+                    counts[column] = state.final.execute(
+                        f'SELECT COUNT(*) FROM "{table}" WHERE "{column}" = ?',
+                        (value,)).fetchone()[0]
+            # "6 tasks are done": any column whose "done" counts six says it.
+            if counts and claimed not in counts.values():
+                column, real = next(iter(counts.items()))
+                out.append((m.group(0), f"{real} {table} have {column} {m.group(3)}, not "
+                                        f"{claimed}"))
     return out
 
 
-def pair_claims(state: EpisodeState, text: str) -> list[StateFinding]:
-    """A record's name given with a code that is another record's ("Iris field balance sheet
-    (bal_000008)" when its code is bal_000009)."""
-    out = []
-    for table, column, pattern in code_shapes(state.initial, state.template_key):
-        for m in pattern.finditer(text):
-            near = text[max(0, m.start() - 80):m.start()] + " | " + text[m.end():m.end() + 80]
-            for position, name, records in mentions(state, near):
-                mine = [key for t, key in records if t == table]
-                if not mine or m.group(0) in mine:
-                    continue
-                middle = near.index(" | ")
-                gap = near[position + len(name):middle] if position < middle else \
-                    near[middle + 3:position]
-                if len(gap.strip(" \"'(),:-")) <= 2 and _is_key(state, table, column):
-                    out.append((f"{name} ({m.group(0)})",
-                                f"{m.group(0)} is not the {singular(table)} {name!r} "
-                                f"({', '.join(mine[:2])})"))
-    return out
-
-
-def _is_key(state: EpisodeState, table: str, column: str) -> bool:
-    return any(r[1] == column and r[5] for r in state.initial.execute(
-        f'PRAGMA table_info("{table}")'))
-
-
-_GENERIC_WORDS = frozenset({"id", "at", "on", "by", "of", "the", "is", "has", "count"})
+_GENERIC_WORDS = frozenset({"id", "at", "on", "by", "of", "the", "is", "has", "count", "name"})
 
 
 def attribute_claims(state: EpisodeState, text: str) -> list[StateFinding]:
@@ -277,16 +314,25 @@ def attribute_claims(state: EpisodeState, text: str) -> list[StateFinding]:
             continue
         segment = segments.get(name, "")[len(name) + 1:]
         said = {singular(w) for w in re.findall(r"[a-z]+", segment.casefold())}
+        # Records that share the name (an old project and the one just made) fit the sentence
+        # when any of them does.
+        verdicts: dict[str, list[tuple[bool, str]]] = {}
         for table, key in records:
             for column, row_now, row_then in _record_rows(state, table, key):
-                words = [singular(w) for w in column.split("_") if w not in _GENERIC_WORDS]
+                words = [singular(w) for w in column.split("_") if w not in _GENERIC_WORDS] \
+                    if "_" in column else [singular(column)]
                 if not words or column.endswith(("_at", "_id")) or not all(
                         _says_word(w, said) for w in words):
                     continue
                 claim = _stated_value(state, table, column, row_now or row_then, segment)
-                if claim is not None and claim not in _values(row_now, row_then, column):
-                    out.append((text.strip(), f"{singular(table)} {name!r} has {column} "
-                                              f"{row_now.get(column)!r}, not {claim!r}"))
+                if claim is not None:
+                    verdicts.setdefault(column, []).append(
+                        (claim in _values(row_now, row_then, column),
+                         f"{singular(table)} {name!r} has {column} "
+                         f"{(row_now or row_then).get(column)!r}, not {claim!r}"))
+        for found in verdicts.values():
+            if not any(ok for ok, _ in found):
+                out.append((text.strip(), found[0][1]))
     return out
 
 
@@ -357,3 +403,47 @@ def _stated_value(state: EpisodeState, table: str, column: str, row: dict, segme
     said += [t for t in re.findall(r"[\w-]+", folded) if t not in said and "-" in t
              and re.sub(r"[-_]\d+$", "", t) in families]
     return normal_text(said[0]) if len(said) == 1 else None
+
+
+_SUPERLATIVE = re.compile(r"\b(most recent(?:ly (?:created|added|updated))?|newest|latest|"
+                          r"last (?:created|added)|oldest|earliest|first (?:created|added))\b",
+                          re.I)
+
+
+def superlative_claims(state: EpisodeState, text: str) -> list[StateFinding]:
+    """"The most recently created is Sierra renewal task": among the records a reply listed
+    with the one named, it must be the newest (or the oldest) by creation."""
+    m = _SUPERLATIVE.search(text)
+    if m is None or _NEGATION.search(text):
+        return []
+    newest = not m.group(1).casefold().startswith(("oldest", "earliest", "first"))
+    out = []
+    for position, name, _ in mentions(state, text):
+        if position < m.end():
+            continue
+        rows = _listed_with(state, name)
+        stamped = [r for r in rows if isinstance(r.get("created_at"), str)]
+        if len(stamped) >= 2:
+            pick = (max if newest else min)(stamped, key=lambda r: r["created_at"])
+            if not _names_it(pick, name):
+                label = next((v for v in pick.values() if isinstance(v, str)), "")
+                out.append((text.strip(), f"the {m.group(1)} listed is {label!r}, not "
+                                          f"{name!r}"))
+        break
+    return out
+
+
+def _names_it(row: dict, name: str) -> bool:
+    return any(isinstance(v, str) and v.casefold() == name for v in row.values())
+
+
+def _listed_with(state: EpisodeState, name: str) -> list[dict]:
+    """The rows of the last reply that listed the record named ``name`` among others."""
+    for step in reversed(state.trajectory):
+        if not step.ok or not isinstance(step.output, dict):
+            continue
+        for value in step.output.values():
+            if isinstance(value, list) and any(isinstance(r, dict) and _names_it(r, name)
+                                               for r in value):
+                return [r for r in value if isinstance(r, dict)]
+    return []

@@ -149,3 +149,40 @@ def test_a_grant_between_named_records_is_read_at_its_level():
     finally:
         db.close()
         session.close()
+
+
+@pytest.mark.parametrize("reply, kind", [
+    ("Closed #155 and #157; the other 300 open issues are untouched.", "wrong_count"),
+    ("Closed #1557 and #157.", "unknown_code"),                 # a slip of an existing number
+    ("Closed issue 99999 and #157.", "unknown_code"),            # no issue has that id
+    ("Closed \"Improve checkout page performance for large accounts\" and #157.",
+     "wrong_record"),                                            # #167, not acted on
+    ("Nothing needed to change: both were already closed.", "no_such_action"),
+])
+def test_counts_codes_records_and_no_change_claims(closed_two, reply, kind):
+    reading = _read(closed_two, reply)
+    assert kind in {f.kind for f in reading.contradictions}, reading.contradictions
+
+
+def test_the_newest_record_is_read_among_those_listed():
+    env = default_catalog().load("github")
+    session = Session(env, seed=0)
+    try:
+        args = {"repo": "harborline/web-app", "state": "open", "limit": 5}
+        result = session.call("search_issues", args)
+        assert result.ok, result.payload()
+        steps = (Step("search_issues", args, True, result.payload()),)
+        listed = next(v for v in result.data.values() if isinstance(v, list))
+        newest = max(listed, key=lambda r: r["created_at"])
+        other = next(r for r in listed if r is not newest)
+        db = env.template.clone()
+
+        def read(title):
+            return read_reply(f"The most recently created is \"{title}\".", initial=db,
+                              final=session.db, trajectory=steps, prompt="List open issues.")
+
+        assert read(newest["title"]).ok
+        assert not read(other["title"]).ok
+        db.close()
+    finally:
+        session.close()

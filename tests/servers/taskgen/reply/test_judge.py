@@ -72,25 +72,25 @@ def test_undecided_statements_go_to_the_judge_and_the_reward_stays(endpoint, cal
     url, asked = endpoint
     judge = ClaimsJudge(url, "judge-model")
     _, reward, terminated, _, info = _episode(calendar_catalog, judge,
-                                              "Booked it. The lunch is for 12 people.")
+                                              "Booked it. The lunch starts at 13:45 sharp.")
     assert terminated and reward == 1.0 and info["verdict"]["passed"]
-    assert info["verdict"]["notes"]["undecided"] == ["The lunch is for 12 people."]
+    assert info["verdict"]["notes"]["undecided"] == ["The lunch starts at 13:45 sharp."]
     graded = info["judge"]["statements"]
-    assert graded == [{"statement": "The lunch is for 12 people.", "supported": False,
+    assert graded == [{"statement": "The lunch starts at 13:45 sharp.", "supported": False,
                        "reason": "no tool result shows a head count"}]
     sent = asked[0]["messages"][-1]["content"]
-    assert "12 people" in sent and "create_event" in sent     # the statement and its evidence
+    assert "13:45 sharp" in sent and "create_event" in sent     # the statement and its evidence
 
 
 def test_no_judge_call_without_undecided_statements_or_a_judge(endpoint, calendar_catalog):
     url, asked = endpoint
     _, _, _, _, info = _episode(calendar_catalog, ClaimsJudge(url, "m"), "Booked it.")
     assert "judge" not in info and not asked
-    _, reward, _, _, info = _episode(calendar_catalog, None, "Booked it. It is for 12 people.")
+    _, reward, _, _, info = _episode(calendar_catalog, None, "Booked it. It starts at 13:45 sharp.")
     assert "judge" not in info and reward == 1.0
 
 
 def test_a_failing_endpoint_is_reported_not_raised(calendar_catalog):
     judge = ClaimsJudge("http://127.0.0.1:9/v1", "m", timeout=2)
-    _, reward, _, _, info = _episode(calendar_catalog, judge, "Booked. It is for 12 people.")
+    _, reward, _, _, info = _episode(calendar_catalog, judge, "Booked. It starts at 13:45 sharp.")
     assert reward == 1.0 and "error" in info["judge"]
